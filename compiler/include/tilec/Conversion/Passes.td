@@ -1,0 +1,39 @@
+//===- Passes.td - Conversions between tilec's stages ------*- tablegen -*-===//
+//
+// tile -> tilegpu (layouts assigned) -> LLVM + NVVM dialects.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_CONVERSION_PASSES_TD
+#define TILEC_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
+  let summary = "Give every tile a GPU layout";
+  let description = [{
+    Rewrites every ranked tensor type in the module to carry a default
+    `#tilegpu.blocked` layout for `num-warps` warps, and records the warp
+    count and warp size on the module.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "unsigned", "4", "Warps per program">,
+    Option<"threadsPerWarp", "threads-per-warp", "unsigned", "32",
+           "Threads per warp">
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
+def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
+  let summary = "Lower the tilegpu stage to the LLVM and NVVM dialects";
+  let description = [{
+    Each tile becomes, in each thread, a struct of the elements its layout
+    gives that thread; each operation is lowered per element, memory
+    accesses as vectorized, predicated PTX loads and stores. Kernels become
+    `llvm.func`s marked `nvvm.kernel` with `nvvm.maxntid` set.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+#endif // TILEC_CONVERSION_PASSES_TD

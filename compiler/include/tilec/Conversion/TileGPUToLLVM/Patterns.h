@@ -1,0 +1,39 @@
+//===- Patterns.h - Patterns lowering tilegpu to LLVM -----------*- C++ -*-===//
+//
+// One populate function per op family; the pass gathers them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_CONVERSION_TILEGPUTOLLVM_PATTERNS_H
+#define TILEC_CONVERSION_TILEGPUTOLLVM_PATTERNS_H
+
+#include "tilec/Analysis/AxisInfo.h"
+#include "tilec/Conversion/TileGPUToLLVM/TypeConverter.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tilec {
+
+/// Benefit of tilec's patterns, above the upstream ones they coexist with.
+constexpr unsigned kTilePatternBenefit = 10;
+
+/// program_id and num_programs.
+void populateGridOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
+/// Elementwise arith/math on tiles, constants, make_range, splat, addptr.
+void populateElementwiseOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                         RewritePatternSet &patterns);
+
+/// Scalar math the NVPTX backend cannot lower by itself (exp and friends).
+void populateMathOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
+/// load and store, vectorized as far as `axisInfo` allows.
+void populateMemoryOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns,
+                                    const ModuleAxisInfo &axisInfo);
+
+} // namespace mlir::tilec
+
+#endif // TILEC_CONVERSION_TILEGPUTOLLVM_PATTERNS_H

@@ -1,0 +1,49 @@
+//===- Utility.h - Helpers of the tilegpu-to-LLVM lowering ------*- C++ -*-===//
+//
+// Packing a thread's elements into and out of LLVM structs, and computing
+// which element of a tile each of them is.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_CONVERSION_TILEGPUTOLLVM_UTILITY_H
+#define TILEC_CONVERSION_TILEGPUTOLLVM_UTILITY_H
+
+#include "tilec/Dialect/TileGPU/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tilec {
+
+/// The elements of a converted value: a struct's members, or the value itself
+/// when it is a scalar.
+SmallVector<Value> unpackElements(Location loc, Value packed,
+                                  RewriterBase &rewriter);
+
+/// Packs `elements` into a value of the converted type `type` (a literal
+/// struct, or the single scalar itself).
+Value packElements(Location loc, ValueRange elements, Type type,
+                   RewriterBase &rewriter);
+
+/// An i32 constant.
+Value i32Constant(Location loc, RewriterBase &rewriter, int64_t value);
+
+/// The index, along each dimension, of every element the calling thread holds
+/// of a tile of `shape` in `layout`: result[e][d] is element e's index along
+/// dimension d, as i32 values. Elements are ordered as in the converted
+/// struct: a thread's consecutive elements along order[0] are adjacent.
+SmallVector<SmallVector<Value>> emitIndices(Location loc,
+                                            RewriterBase &rewriter,
+                                            tilegpu::BlockedEncodingAttr layout,
+                                            ArrayRef<int64_t> shape);
+
+/// An i1 that is true in the one thread that owns each element of a tile of
+/// `shape` in `layout`, false in threads that hold replicas (when the tile is
+/// smaller than the layout's CTA tile); null when nothing is replicated.
+Value emitOwnerPredicate(Location loc, RewriterBase &rewriter,
+                         tilegpu::BlockedEncodingAttr layout,
+                         ArrayRef<int64_t> shape);
+
+} // namespace mlir::tilec
+
+#endif // TILEC_CONVERSION_TILEGPUTOLLVM_UTILITY_H

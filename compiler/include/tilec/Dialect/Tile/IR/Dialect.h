@@ -1,0 +1,43 @@
+//===- Dialect.h - The tile dialect -----------------------------*- C++ -*-===//
+//
+// Declarations of the tile dialect, its pointer type and its operations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILE_IR_DIALECT_H
+#define TILEC_DIALECT_TILE_IR_DIALECT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tilec/Dialect/Tile/IR/TileTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "tilec/Dialect/Tile/IR/TileOps.h.inc"
+
+namespace mlir::tile {
+
+/// Returns the element type that a pointer or a tile of pointers points at,
+/// shaped like `ptrLike` (a scalar for a scalar pointer, a tensor for a tile).
+Type getPointeeType(Type ptrLike);
+
+/// Returns `elementType` shaped like `like`: a tensor of the same shape (and
+/// encoding) when `like` is a tensor, else `elementType` itself.
+Type getShapedLike(Type like, Type elementType);
+
+/// Returns the i1 mask type that matches a pointer-like type.
+Type getMaskType(Type ptrLike);
+
+} // namespace mlir::tile
+
+#endif // TILEC_DIALECT_TILE_IR_DIALECT_H

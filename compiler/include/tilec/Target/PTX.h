@@ -1,0 +1,46 @@
+//===- PTX.h - LLVM IR and PTX from the LLVM dialect ------------*- C++ -*-===//
+//
+// The last stage: translate the LLVM-dialect module to LLVM IR for the NVPTX
+// target, optimize it, and let the NVPTX backend print PTX.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_TARGET_PTX_H
+#define TILEC_TARGET_PTX_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir::tilec {
+
+/// The GPU a module is compiled for.
+struct TargetOptions {
+  /// sm_80, sm_90 or sm_90a.
+  std::string arch = "sm_90";
+  /// PTX ISA version times ten (80 = PTX 8.0).
+  unsigned ptxVersion = 80;
+};
+
+/// True when `arch` names a supported target.
+bool isSupportedArch(llvm::StringRef arch);
+
+/// Translates `module` (LLVM + NVVM dialects) into an LLVM IR module with the
+/// NVPTX triple and data layout, optimized at O3. Errors are reported through
+/// the module's diagnostics; returns null on failure.
+std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
+                                                llvm::LLVMContext &context,
+                                                const TargetOptions &options);
+
+/// Compiles an LLVM IR module to PTX text with the NVPTX backend. Returns an
+/// empty optional (after emitting an error at `loc`) on failure.
+std::optional<std::string> compileToPTX(llvm::Module &module,
+                                        const TargetOptions &options,
+                                        Location loc);
+
+} // namespace mlir::tilec
+
+#endif // TILEC_TARGET_PTX_H

@@ -1,0 +1,307 @@
+//===- AxisInfo.cpp - Contiguity, divisibility and constancy --------------===//
+//
+// Transfer functions of the axis-info analysis for the tile dialect and the
+// arith ops the frontend emits, and the queries the passes use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Analysis/AxisInfo.h"
+
+#include "tilec/Dialect/TileGPU/IR/Dialect.h"
+
+#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
+#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
+#include "mlir/Analysis/DataFlow/Utils.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::tilec;
+
+//===----------------------------------------------------------------------===//
+// AxisInfo
+//===----------------------------------------------------------------------===//
+
+/// Dimensions tracked for a value of `type` (scalars count as one).
+static unsigned trackedRank(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return std::max<int64_t>(1, tensor.getRank());
+  return 1;
+}
+
+/// The tile shape of `type`, or {1} for a scalar.
+static SmallVector<int64_t> trackedShape(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return SmallVector<int64_t>(tensor.getShape());
+  return {1};
+}
+
+AxisInfo AxisInfo::getPessimistic(unsigned rank) {
+  rank = std::max(1u, rank);
+  SmallVector<int64_t> ones(rank, 1);
+  return AxisInfo(ones, ones, ones);
+}
+
+AxisInfo AxisInfo::getConstant(ArrayRef<int64_t> shape, int64_t divisibility) {
+  SmallVector<int64_t> ones(shape.size(), 1);
+  SmallVector<int64_t> div(shape.size(), divisibility);
+  return AxisInfo(ones, div, SmallVector<int64_t>(shape));
+}
+
+int64_t AxisInfo::divisibilityOf(int64_t value) {
+  if (value == 0)
+    return kMaxDivisibility;
+  return std::min(kMaxDivisibility, int64_t(1) << llvm::countr_zero(
+                                        static_cast<uint64_t>(value)));
+}
+
+AxisInfo AxisInfo::join(const AxisInfo &lhs, const AxisInfo &rhs) {
+  if (lhs.isUninitialized())
+    return rhs;
+  if (rhs.isUninitialized() || lhs == rhs)
+    return lhs;
+  if (lhs.getRank() != rhs.getRank())
+    return getPessimistic(lhs.getRank());
+  AxisInfo result = lhs;
+  for (unsigned d = 0; d < lhs.getRank(); ++d) {
+    result.contiguity[d] = std::gcd(lhs.contiguity[d], rhs.contiguity[d]);
+    result.divisibility[d] = std::gcd(lhs.divisibility[d], rhs.divisibility[d]);
+    result.constancy[d] = std::gcd(lhs.constancy[d], rhs.constancy[d]);
+  }
+  return result;
+}
+
+void AxisInfo::print(raw_ostream &os) const {
+  if (isUninitialized()) {
+    os << "<uninitialized>";
+    return;
+  }
+  auto list = [&](StringRef name, ArrayRef<int64_t> values) {
+    os << name << " = [";
+    llvm::interleaveComma(values, os);
+    os << "]";
+  };
+  list("contiguity", contiguity);
+  os << ", ";
+  list("divisibility", divisibility);
+  os << ", ";
+  list("constancy", constancy);
+}
+
+//===----------------------------------------------------------------------===//
+// Transfer functions
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Builds a result from per-dimension rules over the operands' information.
+template <typename Fn>
+AxisInfo perDim(unsigned rank, Fn &&rule) {
+  SmallVector<int64_t> contiguity(rank), divisibility(rank), constancy(rank);
+  for (unsigned d = 0; d < rank; ++d)
+    std::tie(contiguity[d], divisibility[d], constancy[d]) = rule(d);
+  return AxisInfo(contiguity, divisibility, constancy);
+}
+
+/// Size in bytes of the elements a pointer(-tile) type points at.
+int64_t pointeeBytes(Type ptrLike) {
+  auto ptr = cast<tile::PointerType>(getElementTypeOrSelf(ptrLike));
+  return std::max<int64_t>(1, ptr.getPointeeType().getIntOrFloatBitWidth() / 8);
+}
+
+/// a + b, with b scaled by `scale` (element size, for pointer arithmetic).
+AxisInfo addInfo(const AxisInfo &a, const AxisInfo &b, int64_t scale) {
+  return perDim(a.getRank(), [&](unsigned d) {
+    int64_t contiguity =
+        std::max(std::gcd(a.getContiguity(d), b.getConstancy(d)),
+                 std::gcd(b.getContiguity(d), a.getConstancy(d)));
+    int64_t divisibility =
+        std::gcd(a.getDivisibility(d),
+                 std::min(AxisInfo::kMaxDivisibility, b.getDivisibility(d) * scale));
+    return std::make_tuple(contiguity, divisibility,
+                           std::gcd(a.getConstancy(d), b.getConstancy(d)));
+  });
+}
+
+AxisInfo subInfo(const AxisInfo &a, const AxisInfo &b) {
+  return perDim(a.getRank(), [&](unsigned d) {
+    return std::make_tuple(std::gcd(a.getContiguity(d), b.getConstancy(d)),
+                           std::gcd(a.getDivisibility(d), b.getDivisibility(d)),
+                           std::gcd(a.getConstancy(d), b.getConstancy(d)));
+  });
+}
+
+AxisInfo mulInfo(const AxisInfo &a, const AxisInfo &b) {
+  return perDim(a.getRank(), [&](unsigned d) {
+    int64_t divisibility = std::min(AxisInfo::kMaxDivisibility,
+                                    a.getDivisibility(d) * b.getDivisibility(d));
+    return std::make_tuple(int64_t(1), divisibility,
+                           std::gcd(a.getConstancy(d), b.getConstancy(d)));
+  });
+}
+
+/// Comparisons: equal wherever both sides are; `x < n` (and `x >= n`) with x
+/// contiguous and n constant is also constant over aligned runs.
+AxisInfo cmpInfo(arith::CmpIPredicate predicate, const AxisInfo &a,
+                 const AxisInfo &b) {
+  bool boundary = predicate == arith::CmpIPredicate::slt ||
+                  predicate == arith::CmpIPredicate::ult ||
+                  predicate == arith::CmpIPredicate::sge ||
+                  predicate == arith::CmpIPredicate::uge;
+  return perDim(a.getRank(), [&](unsigned d) {
+    int64_t constancy = std::gcd(a.getConstancy(d), b.getConstancy(d));
+    if (boundary && b.getConstancy(d) > 1)
+      constancy = std::max(
+          constancy,
+          std::gcd(std::gcd(a.getContiguity(d), b.getConstancy(d)),
+                   std::gcd(a.getDivisibility(d), b.getDivisibility(d))));
+    return std::make_tuple(int64_t(1), int64_t(1), constancy);
+  });
+}
+
+/// Any other elementwise op: constant where all operands are.
+AxisInfo elementwiseInfo(unsigned rank, ArrayRef<const AxisInfoLattice *> ops) {
+  return perDim(rank, [&](unsigned d) {
+    int64_t constancy = 0;
+    for (const AxisInfoLattice *op : ops)
+      constancy = std::gcd(constancy, op->getValue().getConstancy(d));
+    return std::make_tuple(int64_t(1), int64_t(1), std::max<int64_t>(1, constancy));
+  });
+}
+
+class AxisInfoAnalysis
+    : public dataflow::SparseForwardDataFlowAnalysis<AxisInfoLattice> {
+public:
+  using SparseForwardDataFlowAnalysis::SparseForwardDataFlowAnalysis;
+
+  void setToEntryState(AxisInfoLattice *lattice) override {
+    Value value = lattice->getAnchor();
+    AxisInfo info = AxisInfo::getPessimistic(trackedRank(value.getType()));
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      if (auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+        if (arg.getOwner()->isEntryBlock())
+          if (auto div = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                            kDivisibilityAttr))
+            info = AxisInfo({1}, {div.getInt()}, {1});
+    propagateIfChanged(lattice, lattice->join(info));
+  }
+
+  LogicalResult visitOperation(Operation *op,
+                               ArrayRef<const AxisInfoLattice *> operands,
+                               ArrayRef<AxisInfoLattice *> results) override {
+    if (results.size() != 1 || results[0]->getAnchor().getType().isIndex()) {
+      setAllToEntryStates(results);
+      return success();
+    }
+    for (const AxisInfoLattice *operand : operands)
+      if (operand->getValue().isUninitialized())
+        return success();
+    Type type = op->getResult(0).getType();
+    unsigned rank = trackedRank(type);
+    auto in = [&](unsigned i) { return operands[i]->getValue(); };
+    AxisInfo info =
+        llvm::TypeSwitch<Operation *, AxisInfo>(op)
+            .Case([&](arith::ConstantOp constant) {
+              if (auto attr = dyn_cast<IntegerAttr>(constant.getValue()))
+                return AxisInfo::getConstant(
+                    {1}, AxisInfo::divisibilityOf(attr.getInt()));
+              auto dense = dyn_cast<SplatElementsAttr>(constant.getValue());
+              if (dense && dense.getElementType().isIntOrIndex())
+                return AxisInfo::getConstant(
+                    trackedShape(type),
+                    AxisInfo::divisibilityOf(
+                        dense.getSplatValue<APInt>().getSExtValue()));
+              if (dense)
+                return AxisInfo::getConstant(trackedShape(type), 1);
+              return AxisInfo::getPessimistic(rank);
+            })
+            .Case([&](tile::MakeRangeOp range) {
+              int64_t length = range.getEnd() - range.getStart();
+              return AxisInfo({length}, {AxisInfo::divisibilityOf(range.getStart())},
+                              {1});
+            })
+            .Case([&](tile::SplatOp) {
+              return AxisInfo::getConstant(trackedShape(type),
+                                           in(0).getDivisibility(0));
+            })
+            .Case([&](tile::BroadcastOp broadcast) {
+              auto src = trackedShape(broadcast.getSrc().getType());
+              auto dst = trackedShape(type);
+              AxisInfo source = in(0);
+              return perDim(rank, [&](unsigned d) {
+                if (src[d] == 1 && dst[d] != 1)
+                  return std::make_tuple(int64_t(1), source.getDivisibility(d),
+                                         dst[d]);
+                return std::make_tuple(source.getContiguity(d),
+                                       source.getDivisibility(d),
+                                       source.getConstancy(d));
+              });
+            })
+            .Case([&](tile::ExpandDimsOp expand) {
+              AxisInfo source = in(0);
+              unsigned axis = expand.getAxis();
+              return perDim(rank, [&](unsigned d) {
+                if (d == axis)
+                  return std::make_tuple(int64_t(1), source.getDivisibility(0),
+                                         int64_t(1));
+                unsigned s = d < axis ? d : d - 1;
+                return std::make_tuple(source.getContiguity(s),
+                                       source.getDivisibility(s),
+                                       source.getConstancy(s));
+              });
+            })
+            .Case([&](tile::AddPtrOp addptr) {
+              return addInfo(in(0), in(1), pointeeBytes(addptr.getType()));
+            })
+            .Case([&](arith::AddIOp) { return addInfo(in(0), in(1), 1); })
+            .Case([&](arith::SubIOp) { return subInfo(in(0), in(1)); })
+            .Case([&](arith::MulIOp) { return mulInfo(in(0), in(1)); })
+            .Case([&](arith::CmpIOp cmp) {
+              return cmpInfo(cmp.getPredicate(), in(0), in(1));
+            })
+            .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+                  tilegpu::ConvertLayoutOp>([&](Operation *) { return in(0); })
+            .Default([&](Operation *other) {
+              if (other->hasTrait<OpTrait::Elementwise>() &&
+                  other->getNumOperands() > 0)
+                return elementwiseInfo(rank, operands);
+              return AxisInfo::getPessimistic(rank);
+            });
+    propagateIfChanged(results[0], results[0]->join(info));
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// ModuleAxisInfo
+//===----------------------------------------------------------------------===//
+
+ModuleAxisInfo::ModuleAxisInfo(ModuleOp module) {
+  dataflow::loadBaselineAnalyses(solver);
+  solver.load<AxisInfoAnalysis>();
+  // A failure leaves values unvisited; lookup() then answers pessimistically.
+  (void)solver.initializeAndRun(module);
+}
+
+AxisInfo ModuleAxisInfo::lookup(Value value) const {
+  if (auto *lattice = solver.lookupState<AxisInfoLattice>(value))
+    if (!lattice->getValue().isUninitialized())
+      return lattice->getValue();
+  return AxisInfo::getPessimistic(trackedRank(value.getType()));
+}
+
+unsigned ModuleAxisInfo::getVectorWidth(Value ptr, unsigned dim,
+                                        unsigned elementsPerThread) const {
+  AxisInfo info = lookup(ptr);
+  if (dim >= info.getRank())
+    return 1;
+  int64_t bytes = pointeeBytes(ptr.getType());
+  int64_t width = std::min<int64_t>(elementsPerThread, info.getContiguity(dim));
+  width = std::min(width, std::max<int64_t>(1, info.getDivisibility(dim) / bytes));
+  width = std::min<int64_t>(width, std::max<int64_t>(1, 16 / bytes));
+  // Keep a power of two that divides the thread's run of elements.
+  width = int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, width));
+  return std::gcd<int64_t>(width, elementsPerThread);
+}

@@ -1,0 +1,83 @@
+//===- TileGPUToLLVM.cpp - Lower the tilegpu stage to LLVM and NVVM -------===//
+//
+// Runs the axis-info analysis, then one full dialect conversion with tilec's
+// patterns beside the upstream arith, math, func and control-flow ones, and
+// marks the kernels for the NVPTX backend.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Conversion/Passes.h"
+#include "tilec/Conversion/TileGPUToLLVM/Patterns.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::tilec {
+#define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
+#include "tilec/Conversion/Passes.h.inc"
+} // namespace mlir::tilec
+
+using namespace mlir;
+using namespace mlir::tilec;
+
+namespace {
+
+/// The unit attribute the frontend puts on kernels' func.func.
+constexpr StringLiteral kKernelAttr = "tile.kernel";
+
+struct ConvertTileGPUToLLVMPass
+    : tilec::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    int threads = tilegpu::TileGPUDialect::getNumWarps(module) *
+                  tilegpu::TileGPUDialect::getThreadsPerWarp(module);
+
+    // Analyse before anything changes; the patterns query it by the
+    // original values.
+    ModuleAxisInfo axisInfo(module);
+    llvm::StringSet<> kernels;
+    module.walk([&](func::FuncOp func) {
+      if (func->hasAttr(kKernelAttr))
+        kernels.insert(func.getSymName());
+      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        func.removeArgAttr(i, kDivisibilityAttr);
+    });
+
+    TileGPUToLLVMTypeConverter converter(context);
+    RewritePatternSet patterns(context);
+    populateGridOpToLLVMPatterns(converter, patterns);
+    populateElementwiseOpToLLVMPatterns(converter, patterns);
+    populateMathOpToLLVMPatterns(converter, patterns);
+    populateMemoryOpToLLVMPatterns(converter, patterns, axisInfo);
+    populateSCFToControlFlowConversionPatterns(patterns);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    populateFuncToLLVMConversionPatterns(converter, patterns);
+
+    ConversionTarget target(*context);
+    target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    target.addLegalOp<ModuleOp>();
+    if (failed(applyFullConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+
+    Builder builder(context);
+    module.walk([&](LLVM::LLVMFuncOp func) {
+      func->removeAttr(kKernelAttr);
+      if (!kernels.contains(func.getSymName()))
+        return;
+      func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                    builder.getUnitAttr());
+      func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                    builder.getDenseI32ArrayAttr({threads, 1, 1}));
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,36 @@
+//===- TypeConverter.cpp - Types of the tilegpu-to-LLVM lowering ----------===//
+//
+// Tiles become per-thread structs of their elements; pointers become global
+// (address space 1) LLVM pointers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Conversion/TileGPUToLLVM/TypeConverter.h"
+
+#include "tilec/Dialect/TileGPU/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+
+using namespace mlir;
+using namespace mlir::tilec;
+
+/// Address space of global memory in NVVM.
+constexpr unsigned kGlobalAddressSpace = 1;
+
+TileGPUToLLVMTypeConverter::TileGPUToLLVMTypeConverter(MLIRContext *context)
+    : LLVMTypeConverter(context) {
+  addConversion([context](tile::PointerType) -> Type {
+    return LLVM::LLVMPointerType::get(context, kGlobalAddressSpace);
+  });
+  addConversion([this](RankedTensorType type) -> std::optional<Type> {
+    auto layout = tilegpu::getBlockedEncoding(type);
+    if (!layout)
+      return std::nullopt;
+    Type element = convertType(type.getElementType());
+    if (!element)
+      return std::nullopt;
+    SmallVector<Type> members(layout.getElemsPerThread(type.getShape()),
+                              element);
+    return LLVM::LLVMStructType::getLiteral(type.getContext(), members);
+  });
+}

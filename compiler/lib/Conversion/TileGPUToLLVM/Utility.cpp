@@ -1,0 +1,155 @@
+//===- Utility.cpp - Helpers of the tilegpu-to-LLVM lowering --------------===//
+//
+// Struct packing, and the index arithmetic of the blocked layout: which
+// element of the tile each of a thread's elements is.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Conversion/TileGPUToLLVM/Utility.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tilec;
+using tilegpu::BlockedEncodingAttr;
+
+SmallVector<Value> mlir::tilec::unpackElements(Location loc, Value packed,
+                                               RewriterBase &rewriter) {
+  auto structType = dyn_cast<LLVM::LLVMStructType>(packed.getType());
+  if (!structType)
+    return {packed};
+  SmallVector<Value> elements;
+  for (int64_t i = 0, e = structType.getBody().size(); i < e; ++i)
+    elements.push_back(LLVM::ExtractValueOp::create(rewriter, loc, packed, i));
+  return elements;
+}
+
+Value mlir::tilec::packElements(Location loc, ValueRange elements, Type type,
+                                RewriterBase &rewriter) {
+  if (!isa<LLVM::LLVMStructType>(type))
+    return elements.front();
+  Value packed = LLVM::UndefOp::create(rewriter, loc, type);
+  for (auto [i, element] : llvm::enumerate(elements))
+    packed = LLVM::InsertValueOp::create(rewriter, loc, packed, element, i);
+  return packed;
+}
+
+Value mlir::tilec::i32Constant(Location loc, RewriterBase &rewriter,
+                               int64_t value) {
+  return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                  rewriter.getI32IntegerAttr(value));
+}
+
+namespace {
+
+/// Per-dimension facts of a layout applied to one shape.
+struct LayoutGeometry {
+  SmallVector<int64_t> reps;   ///< CTA tiles along each dimension.
+  SmallVector<Value> lane, warp; ///< This thread's coordinates.
+};
+
+/// Splits `linear` into coordinates over the dimensions in `order` (fastest
+/// first), each ranging over `sizes[d]`.
+SmallVector<Value> delinearize(Location loc, RewriterBase &rewriter,
+                               Value linear, ArrayRef<unsigned> sizes,
+                               ArrayRef<unsigned> order) {
+  SmallVector<Value> coords(sizes.size());
+  for (unsigned dim : order) {
+    Value size = i32Constant(loc, rewriter, sizes[dim]);
+    coords[dim] = LLVM::URemOp::create(rewriter, loc, linear, size);
+    linear = LLVM::UDivOp::create(rewriter, loc, linear, size);
+  }
+  return coords;
+}
+
+LayoutGeometry getGeometry(Location loc, RewriterBase &rewriter,
+                           BlockedEncodingAttr layout,
+                           ArrayRef<int64_t> shape) {
+  LayoutGeometry geometry;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    geometry.reps.push_back(
+        std::max<int64_t>(1, shape[d] / layout.getCTATileSize(d)));
+  Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+  unsigned warpSize = 1;
+  for (unsigned t : layout.getThreadsPerWarp())
+    warpSize *= t;
+  Value warpSizeValue = i32Constant(loc, rewriter, warpSize);
+  Value laneId = LLVM::URemOp::create(rewriter, loc, tid, warpSizeValue);
+  Value warpId = LLVM::UDivOp::create(rewriter, loc, tid, warpSizeValue);
+  geometry.lane = delinearize(loc, rewriter, laneId, layout.getThreadsPerWarp(),
+                              layout.getOrder());
+  geometry.warp = delinearize(loc, rewriter, warpId, layout.getWarpsPerCTA(),
+                              layout.getOrder());
+  return geometry;
+}
+
+/// This thread's first element along `dim` within a CTA tile.
+Value threadBase(Location loc, RewriterBase &rewriter,
+                 BlockedEncodingAttr layout, const LayoutGeometry &geometry,
+                 unsigned dim) {
+  Value threads = i32Constant(loc, rewriter, layout.getThreadsPerWarp()[dim]);
+  Value perThread = i32Constant(loc, rewriter, layout.getSizePerThread()[dim]);
+  Value thread = LLVM::AddOp::create(
+      rewriter, loc,
+      LLVM::MulOp::create(rewriter, loc, geometry.warp[dim], threads),
+      geometry.lane[dim]);
+  return LLVM::MulOp::create(rewriter, loc, thread, perThread);
+}
+
+} // namespace
+
+SmallVector<SmallVector<Value>>
+mlir::tilec::emitIndices(Location loc, RewriterBase &rewriter,
+                         BlockedEncodingAttr layout, ArrayRef<int64_t> shape) {
+  unsigned rank = shape.size();
+  LayoutGeometry geometry = getGeometry(loc, rewriter, layout, shape);
+  SmallVector<Value> base;
+  for (unsigned d = 0; d < rank; ++d)
+    base.push_back(threadBase(loc, rewriter, layout, geometry, d));
+
+  ArrayRef<unsigned> order = layout.getOrder();
+  ArrayRef<unsigned> perThread = layout.getSizePerThread();
+  int64_t inTile = 1, total = layout.getElemsPerThread(shape);
+  for (unsigned d = 0; d < rank; ++d)
+    inTile *= perThread[d];
+
+  SmallVector<SmallVector<Value>> indices;
+  for (int64_t e = 0; e < total; ++e) {
+    // Element e is element `k` of the thread's block in CTA tile `rep`.
+    int64_t k = e % inTile, rep = e / inTile;
+    SmallVector<Value> index(rank);
+    for (unsigned dim : order) {
+      int64_t offset = (rep % geometry.reps[dim]) * layout.getCTATileSize(dim) +
+                       k % perThread[dim];
+      k /= perThread[dim];
+      rep /= geometry.reps[dim];
+      Value value = LLVM::AddOp::create(rewriter, loc, base[dim],
+                                        i32Constant(loc, rewriter, offset));
+      // A tile smaller than the CTA tile wraps around (replication).
+      if (shape[dim] < layout.getCTATileSize(dim))
+        value = LLVM::URemOp::create(rewriter, loc, value,
+                                     i32Constant(loc, rewriter, shape[dim]));
+      index[dim] = value;
+    }
+    indices.push_back(std::move(index));
+  }
+  return indices;
+}
+
+Value mlir::tilec::emitOwnerPredicate(Location loc, RewriterBase &rewriter,
+                                      BlockedEncodingAttr layout,
+                                      ArrayRef<int64_t> shape) {
+  Value owner;
+  std::optional<LayoutGeometry> geometry;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    if (shape[d] >= layout.getCTATileSize(d))
+      continue;
+    if (!geometry)
+      geometry = getGeometry(loc, rewriter, layout, shape);
+    Value base = threadBase(loc, rewriter, layout, *geometry, d);
+    Value inside = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
+                                        base, i32Constant(loc, rewriter, shape[d]));
+    owner = owner ? LLVM::AndOp::create(rewriter, loc, owner, inside) : inside;
+  }
+  return owner;
+}

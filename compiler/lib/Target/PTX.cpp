@@ -1,0 +1,101 @@
+//===- PTX.cpp - LLVM IR and PTX from the LLVM dialect --------------------===//
+//
+// Translation to LLVM IR, the O3 pipeline with the NVPTX target's analyses,
+// and PTX printing through the NVPTX TargetMachine.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Target/PTX.h"
+
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+using namespace mlir;
+
+static constexpr const char *kTriple = "nvptx64-nvidia-cuda";
+
+bool mlir::tilec::isSupportedArch(llvm::StringRef arch) {
+  return arch == "sm_80" || arch == "sm_90" || arch == "sm_90a";
+}
+
+/// The NVPTX TargetMachine for `options`, or null with `error` set.
+static std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const tilec::TargetOptions &options, std::string &error) {
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  llvm::Triple triple(kTriple);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  std::string features = "+ptx" + std::to_string(options.ptxVersion);
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, options.arch, features, llvm::TargetOptions(), std::nullopt,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+}
+
+std::unique_ptr<llvm::Module>
+mlir::tilec::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
+                               const TargetOptions &options) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context, "tilec");
+  if (!llvmModule)
+    return nullptr;
+  std::string error;
+  auto machine = createTargetMachine(options, error);
+  if (!machine) {
+    module.emitError("cannot create the NVPTX target: ") << error;
+    return nullptr;
+  }
+  llvmModule->setTargetTriple(llvm::Triple(kTriple));
+  llvmModule->setDataLayout(machine->createDataLayout());
+
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(machine.get());
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
+      .run(*llvmModule, modules);
+  return llvmModule;
+}
+
+std::optional<std::string>
+mlir::tilec::compileToPTX(llvm::Module &module, const TargetOptions &options,
+                          Location loc) {
+  std::string error;
+  auto machine = createTargetMachine(options, error);
+  if (!machine) {
+    emitError(loc, "cannot create the NVPTX target: ") << error;
+    return std::nullopt;
+  }
+  std::string ptx;
+  {
+    llvm::raw_string_ostream stream(ptx);
+    llvm::buffer_ostream buffer(stream);
+    llvm::legacy::PassManager pm;
+    if (machine->addPassesToEmitFile(pm, buffer, nullptr,
+                                     llvm::CodeGenFileType::AssemblyFile)) {
+      emitError(loc, "the NVPTX backend cannot emit PTX for ") << options.arch;
+      return std::nullopt;
+    }
+    pm.run(module);
+  }
+  return ptx;
+}

@@ -1,0 +1,53 @@
+//===- Pipeline.cpp - tilec's pass pipelines and registry -----------------===//
+//
+// Which passes run between the stages, in which order, and what a tool must
+// register to parse and lower tilec's IR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Target/Pipeline.h"
+
+#include "tilec/Conversion/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::tilec::buildTileToTileGPUPipeline(OpPassManager &pm,
+                                             unsigned numWarps) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  ConvertTileToTileGPUOptions options;
+  options.numWarps = numWarps;
+  pm.addPass(createConvertTileToTileGPU(options));
+  pm.addPass(tilegpu::createTileGPUCoalesce());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::tilec::buildTileGPUToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createConvertTileGPUToLLVM());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
+}
+
+void mlir::tilec::registerTilecDialects(DialectRegistry &registry) {
+  registry.insert<tile::TileDialect, tilegpu::TileGPUDialect,
+                  arith::ArithDialect, math::MathDialect, scf::SCFDialect,
+                  cf::ControlFlowDialect, func::FuncDialect,
+                  LLVM::LLVMDialect, NVVM::NVVMDialect>();
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+}
+
+void mlir::tilec::registerTilecPasses() {
+  registerTilecConversionPasses();
+  tilegpu::registerTileGPUPasses();
+}

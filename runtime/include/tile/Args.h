@@ -1,0 +1,74 @@
+//===- Args.h - Typed kernel arguments ---------------------------*- C++
+//-*-===//
+//
+// A tile::Arg is one kernel argument: its tile-language type and its bytes.
+// Scalars, device buffers and raw device pointers convert to it implicitly.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILE_ARGS_H
+#define TILE_ARGS_H
+
+#include "tile/Types.h"
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+
+namespace tile {
+
+template <class T> class DeviceBuffer;
+
+/// A raw device address with the element type it points to, for memory the
+/// runtime did not allocate: tile::DevicePtr{Address, "fp32"}.
+struct DevicePtr {
+  /// Throws tile::Error when \p ElemType is not a scalar type name.
+  DevicePtr(std::uint64_t Address, std::string_view ElemType);
+  /// Points to \p Elem values at \p Address.
+  DevicePtr(std::uint64_t Address, ScalarKind Elem) noexcept
+      : Address(Address), Elem(Elem) {}
+
+  std::uint64_t Address; ///< The CUdeviceptr.
+  ScalarKind Elem;       ///< The pointee type.
+};
+
+/// One kernel argument, passed by value.
+class Arg {
+public:
+  /// A scalar: int32_t -> i32, float -> fp32, bool -> i1 (1 byte), ...
+  template <class T, std::enable_if_t<std::is_arithmetic_v<T> ||
+                                          std::is_same_v<T, Half> ||
+                                          std::is_same_v<T, BFloat16>,
+                                      int> = 0>
+  Arg(T Value) noexcept : Type{scalarKindOf<T>(), false} {
+    static_assert(sizeof(T) <= sizeof(Bytes), "scalar too large");
+    std::memcpy(Bytes, &Value, sizeof(T));
+  }
+  /// A pointer to device memory.
+  Arg(const DevicePtr &Ptr) noexcept : Type{Ptr.Elem, true} {
+    std::memcpy(Bytes, &Ptr.Address, sizeof(Ptr.Address));
+  }
+  /// The device address of \p Buffer, typed "*<T>".
+  template <class T>
+  Arg(const DeviceBuffer<T> &Buffer) noexcept
+      : Arg(DevicePtr(Buffer.devicePtr(), scalarKindOf<T>())) {}
+
+  /// The argument's tile-language type.
+  const TileType &type() const noexcept { return Type; }
+  /// The argument's bytes, as cuLaunchKernel reads them.
+  const void *data() const noexcept { return Bytes; }
+  /// The address a pointer argument holds (meaningless for scalars).
+  std::uint64_t address() const noexcept {
+    std::uint64_t A;
+    std::memcpy(&A, Bytes, sizeof(A));
+    return A;
+  }
+
+private:
+  TileType Type;
+  alignas(8) unsigned char Bytes[8] = {};
+};
+
+} // namespace tile
+
+#endif // TILE_ARGS_H

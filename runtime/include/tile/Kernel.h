@@ -1,0 +1,78 @@
+//===- Kernel.h - Launching kernels ------------------------------*- C++
+//-*-===//
+//
+// tile::Kernel: one entry point of a loaded module, launched on a grid with
+// arguments checked against its metadata first.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILE_KERNEL_H
+#define TILE_KERNEL_H
+
+#include "tile/Args.h"
+#include "tile/Metadata.h"
+#include "tile/Signature.h"
+#include "tile/Stream.h"
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace tile {
+
+namespace detail {
+struct ModuleState;
+} // namespace detail
+
+/// The number of programs along each grid axis.
+struct Grid {
+  unsigned X = 1; ///< Programs along axis 0.
+  unsigned Y = 1; ///< Programs along axis 1.
+  unsigned Z = 1; ///< Programs along axis 2.
+};
+
+/// Ceiling division, for grid sizes: cdiv(N, BLOCK_SIZE).
+template <class T> constexpr T cdiv(T A, T B) { return (A + B - 1) / B; }
+
+/// A kernel of a loaded module; keeps the module loaded. Get one from
+/// Module::kernel().
+class Kernel {
+public:
+  /// The kernel's metadata.
+  const KernelInfo &info() const noexcept { return *Info; }
+  /// Threads per program: num_warps * 32.
+  unsigned blockSize() const noexcept { return Info->NumWarps * 32; }
+
+  /// Launches on \p G in stream \p S with \p Args (scalars, DeviceBuffers,
+  /// DevicePtrs). Throws tile::Error, before anything reaches the driver,
+  /// when the arguments do not match the kernel's parameters.
+  template <class... Ts>
+  void launch(const Grid &G, const Stream &S, const Ts &...Args) const {
+    const std::array<Arg, sizeof...(Ts)> List{Arg(Args)...};
+    launchImpl(G, S, List.data(), List.size());
+  }
+  /// Launches with an argument list built at run time.
+  void launch(const Grid &G, const Stream &S,
+              const std::vector<Arg> &Args) const {
+    launchImpl(G, S, Args.data(), Args.size());
+  }
+
+private:
+  friend class Module;
+  Kernel(std::shared_ptr<detail::ModuleState> Owner, const KernelInfo &Info,
+         void *Function) noexcept
+      : Owner(std::move(Owner)), Info(&Info), Sig(Info), Function(Function) {}
+
+  void launchImpl(const Grid &G, const Stream &S, const Arg *Args,
+                  std::size_t Count) const;
+
+  std::shared_ptr<detail::ModuleState> Owner;
+  const KernelInfo *Info;
+  Signature Sig;
+  void *Function;
+};
+
+} // namespace tile
+
+#endif // TILE_KERNEL_H

@@ -1,0 +1,76 @@
+//===- Metadata.h - The compiler's metadata beside each PTX file -*- C++
+//-*-===//
+//
+// tilec writes OUT.json beside OUT.ptx: for each kernel its parameters (the
+// PTX parameters, in order), constexpr values, num_warps and shared-memory
+// bytes. This file parses and validates it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILE_METADATA_H
+#define TILE_METADATA_H
+
+#include "tile/Types.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace tile {
+
+/// One kernel (PTX) parameter: constexpr parameters are not among them.
+struct ParamInfo {
+  std::string Name;   ///< The parameter's name in the .tile source.
+  TileType Type;      ///< Its type; pointers are passed as 64-bit addresses.
+  unsigned Align = 0; ///< Alignment in bytes the compiler assumed (0: none).
+};
+
+/// The value of a constexpr parameter the kernel was compiled with.
+using ConstexprValue = std::variant<bool, std::int64_t, double, std::string>;
+
+/// Everything the runtime needs to know to launch one kernel.
+struct KernelInfo {
+  std::string Name;              ///< The PTX entry name.
+  unsigned NumWarps = 4;         ///< Block size is NumWarps * 32 threads.
+  std::size_t SharedBytes = 0;   ///< Dynamic shared memory per block.
+  std::vector<ParamInfo> Params; ///< Kernel parameters, in PTX order.
+  std::vector<std::pair<std::string, ConstexprValue>>
+      Constexprs; ///< In file order.
+
+  /// Returns the constexpr \p Name, or nullptr when there is none.
+  const ConstexprValue *findConstexpr(std::string_view Name) const noexcept;
+  /// Returns the integer constexpr \p Name; throws tile::Error when it is
+  /// missing or not an integer.
+  std::int64_t constexprInt(std::string_view Name) const;
+  /// Returns the parameters as "x_ptr: *fp32, n_elements: i32".
+  std::string paramList() const;
+};
+
+/// The contents of one metadata file.
+struct ModuleMetadata {
+  std::string TilecVersion;        ///< Version of the compiler that wrote it.
+  std::string Source;              ///< The .tile file it was compiled from.
+  std::string SourceHash;          ///< Hash of that source.
+  std::string Target;              ///< "sm_90", "sm_90a", ...
+  std::vector<KernelInfo> Kernels; ///< At least one; names are unique.
+
+  /// Parses and validates \p Json; \p Origin (a file name) prefixes every
+  /// error message. Throws tile::Error on malformed JSON or a wrong schema.
+  static ModuleMetadata parse(std::string_view Json,
+                              const std::string &Origin = "<metadata>");
+  /// Reads and parses the file at \p Path.
+  static ModuleMetadata loadFile(const std::string &Path);
+
+  /// Returns the kernel \p Name, or nullptr when there is none.
+  const KernelInfo *findKernel(std::string_view Name) const noexcept;
+  /// Returns the kernel names, comma-separated, for error messages.
+  std::string kernelNames() const;
+  /// Returns the target's compute capability as major*10+minor (sm_90a -> 90).
+  int targetArch() const;
+};
+
+} // namespace tile
+
+#endif // TILE_METADATA_H

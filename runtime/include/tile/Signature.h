@@ -1,0 +1,36 @@
+//===- Signature.h - Kernel argument checking --------------------*- C++
+//-*-===//
+//
+// Checks a list of arguments against a kernel's metadata before anything
+// reaches the driver: count, types and pointer alignment.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILE_SIGNATURE_H
+#define TILE_SIGNATURE_H
+
+#include "tile/Args.h"
+#include "tile/Metadata.h"
+
+#include <cstddef>
+
+namespace tile {
+
+/// The parameter list of one kernel, able to check arguments against it.
+class Signature {
+public:
+  /// Refers to \p Info, which must outlive the signature.
+  explicit Signature(const KernelInfo &Info) noexcept : Info(&Info) {}
+
+  /// Throws tile::Error when \p Args does not match the parameters, e.g.
+  /// "add_kernel expects 4 arguments (x_ptr: *fp32, ...), got 3",
+  /// "argument 2 'y_ptr' of add_kernel: expected *fp32, got *fp16", or a
+  /// pointer not aligned as the compiler assumed.
+  void check(const Arg *Args, std::size_t Count) const;
+
+private:
+  const KernelInfo *Info;
+};
+
+} // namespace tile
+
+#endif // TILE_SIGNATURE_H

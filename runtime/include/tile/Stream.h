@@ -1,0 +1,70 @@
+//===- Stream.h - Streams and event timers -----------------------*- C++
+//-*-===//
+//
+// tile::Stream (a CUDA stream, or the null stream) and tile::Timer, which
+// measures GPU time between two points of a stream with events.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILE_STREAM_H
+#define TILE_STREAM_H
+
+#include "tile/Context.h"
+
+#include <memory>
+
+namespace tile {
+
+/// A CUDA stream. Default-constructed, it is the null (legacy default)
+/// stream of the current context. Move-only; destroying it destroys the
+/// stream it created.
+class Stream {
+public:
+  /// The null stream.
+  Stream() noexcept = default;
+  /// Creates a new stream in \p Ctx.
+  explicit Stream(const Context &Ctx);
+  /// Destroys the stream it created; errors are ignored.
+  ~Stream();
+  Stream(Stream &&Other) noexcept;
+  Stream &operator=(Stream &&Other) noexcept;
+  Stream(const Stream &) = delete;
+  Stream &operator=(const Stream &) = delete;
+
+  /// The CUstream (nullptr for the null stream).
+  void *handle() const noexcept { return Handle; }
+  /// Waits for all work queued on the stream; throws on a failure.
+  void synchronize() const;
+
+private:
+  void release() noexcept;
+
+  std::shared_ptr<detail::ContextState> Ctx;
+  void *Handle = nullptr;
+};
+
+/// Measures GPU time between start() and stop() on a stream with two events.
+class Timer {
+public:
+  /// Creates the events in \p Ctx.
+  explicit Timer(const Context &Ctx);
+  /// Destroys the events; errors are ignored.
+  ~Timer();
+  Timer(const Timer &) = delete;
+  Timer &operator=(const Timer &) = delete;
+
+  /// Records the start event on \p S.
+  void start(const Stream &S = Stream());
+  /// Records the stop event on \p S.
+  void stop(const Stream &S = Stream());
+  /// Waits for the stop event and returns the milliseconds between the two.
+  float elapsedMs() const;
+
+private:
+  std::shared_ptr<detail::ContextState> Ctx;
+  void *Start = nullptr;
+  void *Stop = nullptr;
+};
+
+} // namespace tile
+
+#endif // TILE_STREAM_H

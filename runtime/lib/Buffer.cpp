@@ -1,0 +1,90 @@
+//===- Buffer.cpp - Device memory -----------------------------------------===//
+#include "tile/Buffer.h"
+
+#include "Internal.h"
+#include "tile/Error.h"
+
+#include <utility>
+
+namespace tile {
+namespace detail {
+
+namespace {
+
+void checkFits(std::size_t Bytes, std::size_t Size, const char *What) {
+  if (Bytes > Size)
+    throw Error(std::string(What) + ": " + std::to_string(Bytes) +
+                " bytes do not fit in a device buffer of " +
+                std::to_string(Size) + " bytes");
+}
+
+} // namespace
+
+DeviceAllocation::DeviceAllocation(const Context &Ctx, std::size_t Bytes)
+    : Ctx(Ctx.state()) {
+  if (Bytes == 0)
+    return;
+  this->Ctx->makeCurrent();
+  cu::CUdeviceptr Address = 0;
+  cu::CUresult R = cu::driver().cuMemAlloc(&Address, Bytes);
+  if (R != cu::CUDA_SUCCESS)
+    cu::fail(R, "cuMemAlloc",
+             "while allocating " + std::to_string(Bytes) + " bytes on " +
+                 this->Ctx->Name);
+  Ptr = Address;
+  Size = Bytes;
+}
+
+DeviceAllocation::~DeviceAllocation() { release(); }
+
+DeviceAllocation::DeviceAllocation(DeviceAllocation &&Other) noexcept
+    : Ctx(std::move(Other.Ctx)), Ptr(std::exchange(Other.Ptr, 0)),
+      Size(std::exchange(Other.Size, 0)) {}
+
+DeviceAllocation &
+DeviceAllocation::operator=(DeviceAllocation &&Other) noexcept {
+  if (this != &Other) {
+    release();
+    Ctx = std::move(Other.Ctx);
+    Ptr = std::exchange(Other.Ptr, 0);
+    Size = std::exchange(Other.Size, 0);
+  }
+  return *this;
+}
+
+void DeviceAllocation::release() noexcept {
+  if (!Ptr)
+    return;
+  if (const cu::DriverApi *D = cu::tryDriver(nullptr)) {
+    D->cuCtxSetCurrent(Ctx->Ctx);
+    D->cuMemFree(Ptr);
+  }
+  Ptr = 0;
+  Size = 0;
+}
+
+void DeviceAllocation::upload(const void *Src, std::size_t Bytes) {
+  checkFits(Bytes, Size, "copyFromHost");
+  if (Bytes == 0)
+    return;
+  Ctx->makeCurrent();
+  cu::check(cu::driver().cuMemcpyHtoD(Ptr, Src, Bytes), "cuMemcpyHtoD");
+}
+
+void DeviceAllocation::download(void *Dst, std::size_t Bytes) const {
+  checkFits(Bytes, Size, "copyToHost");
+  if (Bytes == 0)
+    return;
+  Ctx->makeCurrent();
+  cu::check(cu::driver().cuMemcpyDtoH(Dst, Ptr, Bytes), "cuMemcpyDtoH");
+}
+
+void DeviceAllocation::fillBytes(std::uint8_t Value) {
+  if (Size == 0)
+    return;
+  Ctx->makeCurrent();
+  cu::check(cu::driver().cuMemsetD8(Ptr, Value, Size), "cuMemsetD8");
+}
+
+} // namespace detail
+} // namespace tile

@@ -1,0 +1,60 @@
+//===- Internal.h - Shared state behind the public handles -------*- C++
+//-*-===//
+//
+// The state that Context and Module handles share with the objects created
+// from them. Private to the runtime.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILE_LIB_INTERNAL_H
+#define TILE_LIB_INTERNAL_H
+
+#include "DriverApi.h"
+#include "tile/Context.h"
+#include "tile/Metadata.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tile {
+namespace detail {
+
+/// A retained primary context and the properties of its device.
+struct ContextState {
+  int Ordinal = 0;
+  cu::CUdevice Device = 0;
+  cu::CUcontext Ctx = nullptr; ///< Null until retained.
+  std::string Name;
+  ComputeCapability CC;
+  int SmCount = 0;
+  std::size_t MaxSharedOptin = 0;
+
+  ContextState() = default;
+  ContextState(const ContextState &) = delete;
+  ContextState &operator=(const ContextState &) = delete;
+  /// Releases the primary context; errors are ignored.
+  ~ContextState();
+
+  /// Makes the context current on the calling thread.
+  void makeCurrent() const;
+};
+
+/// A loaded CUmodule with its metadata and one CUfunction per kernel.
+struct ModuleState {
+  std::shared_ptr<ContextState> Ctx;
+  ModuleMetadata Meta;
+  std::string Origin;                    ///< The PTX's name, for messages.
+  cu::CUmodule Handle = nullptr;         ///< Null until loaded.
+  std::vector<cu::CUfunction> Functions; ///< Parallel to Meta.Kernels.
+
+  ModuleState() = default;
+  ModuleState(const ModuleState &) = delete;
+  ModuleState &operator=(const ModuleState &) = delete;
+  /// Unloads the module; errors are ignored.
+  ~ModuleState();
+};
+
+} // namespace detail
+} // namespace tile
+
+#endif // TILE_LIB_INTERNAL_H

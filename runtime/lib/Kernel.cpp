@@ -1,0 +1,36 @@
+//===- Kernel.cpp - Launching kernels -------------------------------------===//
+#include "tile/Kernel.h"
+
+#include "Internal.h"
+#include "tile/Error.h"
+
+#include <array>
+
+namespace tile {
+
+void Kernel::launchImpl(const Grid &G, const Stream &S, const Arg *Args,
+                        std::size_t Count) const {
+  Sig.check(Args, Count);
+  if (G.X == 0 || G.Y == 0 || G.Z == 0)
+    throw Error("launch of " + Info->Name + ": grid (" + std::to_string(G.X) +
+                ", " + std::to_string(G.Y) + ", " + std::to_string(G.Z) +
+                ") is empty");
+  constexpr std::size_t InlineArgs = 32;
+  std::array<void *, InlineArgs> Inline;
+  std::vector<void *> Heap;
+  void **Params = Inline.data();
+  if (Count > InlineArgs) {
+    Heap.resize(Count);
+    Params = Heap.data();
+  }
+  for (std::size_t I = 0; I < Count; ++I)
+    Params[I] = const_cast<void *>(Args[I].data());
+  cu::CUresult R = cu::driver().cuLaunchKernel(
+      static_cast<cu::CUfunction>(Function), G.X, G.Y, G.Z, blockSize(), 1, 1,
+      static_cast<unsigned>(Info->SharedBytes),
+      static_cast<cu::CUstream>(S.handle()), Params, nullptr);
+  if (R != cu::CUDA_SUCCESS)
+    cu::fail(R, "cuLaunchKernel", "while launching " + Info->Name);
+}
+
+} // namespace tile

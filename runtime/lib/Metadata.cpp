@@ -1,0 +1,266 @@
+//===- Metadata.cpp - Parsing and validating kernel metadata --------------===//
+//
+// Maps the JSON tree of a metadata file onto ModuleMetadata, checking every
+// field. Keys the runtime does not know are ignored, so that newer compilers
+// may add fields.
+//
+//===----------------------------------------------------------------------===//
+#include "tile/Metadata.h"
+
+#include "Files.h"
+#include "Json.h"
+#include "tile/Error.h"
+
+#include <limits>
+
+namespace tile {
+
+namespace {
+
+using json::Value;
+
+/// Reads the schema, naming the file, position and field path in errors.
+class SchemaReader {
+public:
+  explicit SchemaReader(const std::string &Origin) : Origin(Origin) {}
+
+  [[noreturn]] void fail(const Value &V, const std::string &Path,
+                         const std::string &Message) const {
+    throw Error(Origin + ":" + std::to_string(V.Line) + ":" +
+                std::to_string(V.Col) + ": " +
+                (Path.empty() ? "" : Path + ": ") + Message);
+  }
+
+  const Value &expectKind(const Value &V, const std::string &Path,
+                          Value::Kind K, const char *What) const {
+    if (V.K != K)
+      fail(V, Path, std::string("expected ") + What + ", got " + V.kindName());
+    return V;
+  }
+
+  const Value &member(const Value &Obj, const std::string &Path,
+                      const char *Key) const {
+    const Value *V = Obj.find(Key);
+    if (!V)
+      fail(Obj, Path, std::string("missing key '") + Key + "'");
+    return *V;
+  }
+
+  std::string string(const Value &Obj, const std::string &Path,
+                     const char *Key) const {
+    const Value &V = member(Obj, Path, Key);
+    expectKind(V, join(Path, Key), Value::Kind::String, "a string");
+    return V.Str;
+  }
+
+  std::int64_t integer(const Value &V, const std::string &Path,
+                       std::int64_t Min, std::int64_t Max) const {
+    expectKind(V, Path, Value::Kind::Int, "an integer");
+    if (V.Int < Min || V.Int > Max)
+      fail(V, Path,
+           "expected an integer in [" + std::to_string(Min) + ", " +
+               std::to_string(Max) + "], got " + std::to_string(V.Int));
+    return V.Int;
+  }
+
+  static std::string join(const std::string &Path, const std::string &Key) {
+    return Path.empty() ? Key : Path + "." + Key;
+  }
+
+  static std::string index(const std::string &Path, std::size_t I) {
+    return Path + "[" + std::to_string(I) + "]";
+  }
+
+private:
+  const std::string &Origin;
+};
+
+/// Parses "sm_90", "sm_90a", "sm_100f" into 90, 90, 100; -1 when malformed.
+int parseTargetArch(const std::string &Target) {
+  if (Target.rfind("sm_", 0) != 0)
+    return -1;
+  std::size_t I = 3;
+  int Arch = 0;
+  for (; I < Target.size() && Target[I] >= '0' && Target[I] <= '9'; ++I) {
+    Arch = Arch * 10 + (Target[I] - '0');
+    if (Arch > 10000)
+      return -1;
+  }
+  if (I == 3 || (I + 1 < Target.size()) ||
+      (I + 1 == Target.size() && Target[I] != 'a' && Target[I] != 'f'))
+    return -1;
+  return Arch;
+}
+
+ParamInfo readParam(const SchemaReader &R, const Value &V,
+                    const std::string &Path) {
+  R.expectKind(V, Path, Value::Kind::Object, "an object");
+  ParamInfo P;
+  P.Name = R.string(V, Path, "name");
+  if (P.Name.empty())
+    R.fail(*V.find("name"), SchemaReader::join(Path, "name"),
+           "empty parameter name");
+  const Value &TypeV = R.member(V, Path, "type");
+  std::string TypePath = SchemaReader::join(Path, "type");
+  R.expectKind(TypeV, TypePath, Value::Kind::String, "a string");
+  std::optional<TileType> Type = TileType::parse(TypeV.Str);
+  if (!Type)
+    R.fail(TypeV, TypePath,
+           "unknown type '" + TypeV.Str +
+               "' (expected a scalar such as i32/fp16/fp32 or a pointer "
+               "such as *fp32)");
+  P.Type = *Type;
+  if (const Value *AlignV = V.find("align")) {
+    std::string AlignPath = SchemaReader::join(Path, "align");
+    if (!P.Type.IsPointer)
+      R.fail(*AlignV, AlignPath, "'align' is only allowed on pointer params");
+    std::int64_t A = R.integer(*AlignV, AlignPath, 1, 1 << 20);
+    if (A & (A - 1))
+      R.fail(*AlignV, AlignPath,
+             "expected a power of two, got " + std::to_string(A));
+    P.Align = static_cast<unsigned>(A);
+  }
+  return P;
+}
+
+ConstexprValue readConstexpr(const SchemaReader &R, const Value &V,
+                             const std::string &Path) {
+  switch (V.K) {
+  case Value::Kind::Bool:
+    return V.Bool;
+  case Value::Kind::Int:
+    return V.Int;
+  case Value::Kind::Float:
+    return V.Float;
+  case Value::Kind::String:
+    return V.Str;
+  default:
+    R.fail(V, Path,
+           std::string("expected an integer, float, boolean or string, got ") +
+               V.kindName());
+  }
+}
+
+KernelInfo readKernel(const SchemaReader &R, const Value &V,
+                      const std::string &Path) {
+  R.expectKind(V, Path, Value::Kind::Object, "an object");
+  KernelInfo K;
+  K.Name = R.string(V, Path, "name");
+  if (K.Name.empty())
+    R.fail(*V.find("name"), SchemaReader::join(Path, "name"),
+           "empty kernel name");
+  std::string WarpsPath = SchemaReader::join(Path, "num_warps");
+  const Value &WarpsV = R.member(V, Path, "num_warps");
+  K.NumWarps = static_cast<unsigned>(R.integer(WarpsV, WarpsPath, 1, 32));
+  if (K.NumWarps & (K.NumWarps - 1))
+    R.fail(WarpsV, WarpsPath,
+           "expected a power of two, got " + std::to_string(K.NumWarps));
+  K.SharedBytes = static_cast<std::size_t>(
+      R.integer(R.member(V, Path, "shared_bytes"),
+                SchemaReader::join(Path, "shared_bytes"), 0,
+                std::numeric_limits<std::int32_t>::max()));
+
+  std::string ParamsPath = SchemaReader::join(Path, "params");
+  const Value &Params = R.expectKind(R.member(V, Path, "params"), ParamsPath,
+                                     Value::Kind::Array, "an array");
+  for (std::size_t I = 0; I < Params.Items.size(); ++I) {
+    std::string ParamPath = SchemaReader::index(ParamsPath, I);
+    ParamInfo P = readParam(R, Params.Items[I], ParamPath);
+    for (const ParamInfo &Prev : K.Params)
+      if (Prev.Name == P.Name)
+        R.fail(Params.Items[I], ParamPath,
+               "duplicate parameter name '" + P.Name + "'");
+    K.Params.push_back(std::move(P));
+  }
+
+  std::string ConstPath = SchemaReader::join(Path, "constexprs");
+  const Value &Consts = R.expectKind(R.member(V, Path, "constexprs"), ConstPath,
+                                     Value::Kind::Object, "an object");
+  for (const auto &[Name, CV] : Consts.Members)
+    K.Constexprs.emplace_back(
+        Name, readConstexpr(R, CV, SchemaReader::join(ConstPath, Name)));
+  return K;
+}
+
+} // namespace
+
+const ConstexprValue *
+KernelInfo::findConstexpr(std::string_view Name) const noexcept {
+  for (const auto &[N, V] : Constexprs)
+    if (N == Name)
+      return &V;
+  return nullptr;
+}
+
+std::int64_t KernelInfo::constexprInt(std::string_view Name) const {
+  const ConstexprValue *V = findConstexpr(Name);
+  if (!V)
+    throw Error("kernel " + this->Name + " has no constexpr '" +
+                std::string(Name) + "'");
+  if (const std::int64_t *I = std::get_if<std::int64_t>(V))
+    return *I;
+  throw Error("constexpr '" + std::string(Name) + "' of kernel " + this->Name +
+              " is not an integer");
+}
+
+std::string KernelInfo::paramList() const {
+  std::string Out;
+  for (const ParamInfo &P : Params)
+    Out += (Out.empty() ? "" : ", ") + P.Name + ": " + P.Type.str();
+  return Out;
+}
+
+ModuleMetadata ModuleMetadata::parse(std::string_view Json,
+                                     const std::string &Origin) {
+  Value Root = json::parse(Json, Origin);
+  SchemaReader R(Origin);
+  R.expectKind(Root, "", Value::Kind::Object, "an object");
+  ModuleMetadata M;
+  M.TilecVersion = R.string(Root, "", "tilec_version");
+  M.Source = R.string(Root, "", "source");
+  M.SourceHash = R.string(Root, "", "source_hash");
+  M.Target = R.string(Root, "", "target");
+  if (parseTargetArch(M.Target) < 0)
+    R.fail(*Root.find("target"), "target",
+           "expected 'sm_<NN>' (e.g. sm_90 or sm_90a), got '" + M.Target + "'");
+  const Value &Kernels = R.expectKind(R.member(Root, "", "kernels"), "kernels",
+                                      Value::Kind::Array, "an array");
+  if (Kernels.Items.empty())
+    R.fail(Kernels, "kernels", "expected at least one kernel");
+  for (std::size_t I = 0; I < Kernels.Items.size(); ++I) {
+    std::string Path = SchemaReader::index("kernels", I);
+    KernelInfo K = readKernel(R, Kernels.Items[I], Path);
+    if (M.findKernel(K.Name))
+      R.fail(Kernels.Items[I], Path, "duplicate kernel name '" + K.Name + "'");
+    M.Kernels.push_back(std::move(K));
+  }
+  return M;
+}
+
+ModuleMetadata ModuleMetadata::loadFile(const std::string &Path) {
+  return parse(readFile(Path, "metadata file"), Path);
+}
+
+const KernelInfo *
+ModuleMetadata::findKernel(std::string_view Name) const noexcept {
+  for (const KernelInfo &K : Kernels)
+    if (K.Name == Name)
+      return &K;
+  return nullptr;
+}
+
+std::string ModuleMetadata::kernelNames() const {
+  std::string Out;
+  for (const KernelInfo &K : Kernels)
+    Out += (Out.empty() ? "" : ", ") + K.Name;
+  return Out;
+}
+
+int ModuleMetadata::targetArch() const {
+  int Arch = parseTargetArch(Target);
+  if (Arch < 0)
+    throw Error("malformed target '" + Target + "' in metadata");
+  return Arch;
+}
+
+} // namespace tile

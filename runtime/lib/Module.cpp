@@ -1,0 +1,141 @@
+//===- Module.cpp - Loading PTX and its metadata --------------------------===//
+#include "tile/Module.h"
+
+#include "Files.h"
+#include "Internal.h"
+#include "tile/Error.h"
+#include "tile/Kernel.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tile {
+
+namespace detail {
+
+ModuleState::~ModuleState() {
+  if (!Handle)
+    return;
+  if (const cu::DriverApi *D = cu::tryDriver(nullptr)) {
+    D->cuCtxSetCurrent(Ctx->Ctx);
+    D->cuModuleUnload(Handle);
+  }
+}
+
+} // namespace detail
+
+namespace {
+
+constexpr std::size_t LogBytes = 64 * 1024;
+constexpr std::size_t DefaultSharedLimit = 48 * 1024;
+
+std::string trimmedLog(const std::vector<char> &Log) {
+  std::string S(Log.data()); // The driver NUL-terminates the log.
+  while (!S.empty() && (S.back() == '\n' || S.back() == ' '))
+    S.pop_back();
+  return S;
+}
+
+/// JIT-compiles \p Ptx into \p State, putting the JIT error log into the
+/// exception when the driver rejects it.
+void jitCompile(detail::ModuleState &State, const std::string &Ptx) {
+  std::vector<char> ErrorLog(LogBytes, '\0');
+  std::vector<char> InfoLog(LogBytes, '\0');
+  cu::CUjit_option Options[] = {
+      cu::CU_JIT_ERROR_LOG_BUFFER, cu::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      cu::CU_JIT_INFO_LOG_BUFFER, cu::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *Values[] = {ErrorLog.data(),
+                    reinterpret_cast<void *>(
+                        static_cast<std::uintptr_t>(ErrorLog.size() - 1)),
+                    InfoLog.data(),
+                    reinterpret_cast<void *>(
+                        static_cast<std::uintptr_t>(InfoLog.size() - 1))};
+  cu::CUresult R = cu::driver().cuModuleLoadDataEx(&State.Handle, Ptx.c_str(),
+                                                   4, Options, Values);
+  if (R == cu::CUDA_SUCCESS)
+    return;
+  State.Handle = nullptr;
+  std::string Log = trimmedLog(ErrorLog);
+  if (Log.empty())
+    Log = trimmedLog(InfoLog);
+  cu::fail(R, "cuModuleLoadDataEx",
+           "while loading " + State.Origin +
+               (Log.empty() ? std::string(" (the JIT log is empty)")
+                            : "; JIT log:\n" + Log));
+}
+
+/// Looks up every kernel the metadata lists and raises its shared-memory
+/// limit when it needs more than the default 48 KiB.
+void bindKernels(detail::ModuleState &State) {
+  const cu::DriverApi &D = cu::driver();
+  for (const KernelInfo &K : State.Meta.Kernels) {
+    cu::CUfunction F = nullptr;
+    cu::CUresult R = D.cuModuleGetFunction(&F, State.Handle, K.Name.c_str());
+    if (R != cu::CUDA_SUCCESS)
+      cu::fail(R, "cuModuleGetFunction",
+               State.Origin + " has no kernel '" + K.Name +
+                   "' although its metadata lists it");
+    if (K.SharedBytes > DefaultSharedLimit) {
+      if (K.SharedBytes > State.Ctx->MaxSharedOptin)
+        throw Error("kernel " + K.Name + " needs " +
+                    std::to_string(K.SharedBytes) +
+                    " bytes of shared memory, but " + State.Ctx->Name +
+                    " allows at most " +
+                    std::to_string(State.Ctx->MaxSharedOptin) + " per block");
+      cu::check(D.cuFuncSetAttribute(
+                    F, cu::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    static_cast<int>(K.SharedBytes)),
+                "cuFuncSetAttribute");
+    }
+    State.Functions.push_back(F);
+  }
+}
+
+} // namespace
+
+Module Module::load(const Context &Ctx, const std::string &Ptx,
+                    ModuleMetadata Meta, const std::string &Origin) {
+  int Needed = Meta.targetArch();
+  ComputeCapability Have = Ctx.computeCapability();
+  if (Needed > Have.arch())
+    throw Error(Origin + " was compiled for " + Meta.Target + ", but " +
+                Ctx.deviceName() + " is sm_" + std::to_string(Have.arch()));
+  auto State = std::make_shared<detail::ModuleState>();
+  State->Ctx = Ctx.state();
+  State->Meta = std::move(Meta);
+  State->Origin = Origin;
+  State->Ctx->makeCurrent();
+  jitCompile(*State, Ptx);
+  bindKernels(*State);
+  return Module(std::move(State));
+}
+
+Module Module::loadFile(const Context &Ctx, const std::string &PtxPath) {
+  std::string Ptx = readFile(PtxPath, "PTX file");
+  std::string JsonPath = metadataPathFor(PtxPath);
+  std::string Json = readFile(JsonPath, "metadata file");
+  return load(Ctx, Ptx, ModuleMetadata::parse(Json, JsonPath), PtxPath);
+}
+
+Kernel Module::kernel(std::string_view Name) const {
+  const std::vector<KernelInfo> &Kernels = State->Meta.Kernels;
+  for (std::size_t I = 0; I < Kernels.size(); ++I)
+    if (Kernels[I].Name == Name)
+      return Kernel(State, Kernels[I], State->Functions[I]);
+  throw Error(State->Origin + " has no kernel '" + std::string(Name) +
+              "'; it has: " + State->Meta.kernelNames());
+}
+
+const ModuleMetadata &Module::metadata() const noexcept { return State->Meta; }
+
+std::string metadataPathFor(const std::string &PtxPath) {
+  const std::string Ext = ".ptx";
+  std::size_t Slash = PtxPath.rfind('/');
+  std::size_t Base = Slash == std::string::npos ? 0 : Slash + 1;
+  if (PtxPath.size() >= Base + Ext.size() + 1 &&
+      PtxPath.compare(PtxPath.size() - Ext.size(), Ext.size(), Ext) == 0)
+    return PtxPath.substr(0, PtxPath.size() - Ext.size()) + ".json";
+  return PtxPath + ".json";
+}
+
+} // namespace tile

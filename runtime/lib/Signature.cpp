@@ -1,0 +1,44 @@
+//===- Signature.cpp - Kernel argument checking ---------------------------===//
+#include "tile/Signature.h"
+
+#include "tile/Error.h"
+
+#include <cstdio>
+#include <string>
+
+namespace tile {
+
+namespace {
+
+std::string hex(std::uint64_t Value) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "0x%llx",
+                static_cast<unsigned long long>(Value));
+  return Buf;
+}
+
+} // namespace
+
+void Signature::check(const Arg *Args, std::size_t Count) const {
+  const std::vector<ParamInfo> &Params = Info->Params;
+  if (Count != Params.size())
+    throw Error(Info->Name + " expects " + std::to_string(Params.size()) +
+                (Params.size() == 1 ? " argument (" : " arguments (") +
+                Info->paramList() + "), got " + std::to_string(Count));
+  for (std::size_t I = 0; I < Count; ++I) {
+    const ParamInfo &P = Params[I];
+    const TileType &Got = Args[I].type();
+    if (Got == P.Type &&
+        (!P.Type.IsPointer || P.Align <= 1 || Args[I].address() % P.Align == 0))
+      continue;
+    std::string Where = "argument " + std::to_string(I + 1) + " '" + P.Name +
+                        "' of " + Info->Name + ": ";
+    if (Got != P.Type)
+      throw Error(Where + "expected " + P.Type.str() + ", got " + Got.str());
+    throw Error(Where + "pointer " + hex(Args[I].address()) +
+                " is not aligned to " + std::to_string(P.Align) +
+                " bytes, which the kernel was compiled to assume");
+  }
+}
+
+} // namespace tile

@@ -1,0 +1,102 @@
+//===- ExampleKernelTest.cpp - Example kernels against CPU references -----===//
+//
+// Runs vector_add and gelu for sizes from 1 to 2^28 elements on random
+// inputs, with the output poisoned (NaN) beforehand and a poisoned guard
+// region after it that must stay untouched.
+//
+//===----------------------------------------------------------------------===//
+#include "GpuTest.h"
+
+#include <cstring>
+#include <sstream>
+
+namespace {
+
+constexpr std::size_t GuardElems = 4096;
+constexpr std::uint32_t PoisonBits = 0xFFFFFFFF;
+
+/// Describes a failed comparison: counts, errors and the first bad element.
+template <class RefFn>
+std::string describe(const examples::Comparison &C,
+                     const std::vector<float> &Out, RefFn Ref) {
+  std::ostringstream S;
+  S << C.Failures << " of " << Out.size() << " elements wrong (" << C.NaNs
+    << " NaN), max abs error " << C.MaxAbsError << ", max rel error "
+    << C.MaxRelError;
+  if (!C.passed())
+    S << "; first at " << C.FirstFailure << ": got " << Out[C.FirstFailure]
+      << ", expected " << Ref(C.FirstFailure);
+  return S.str();
+}
+
+/// Returns the output without its guard region, checking that the guard
+/// still holds the poison (the kernel wrote nothing past n).
+std::vector<float> takeOutput(const tile::DeviceBuffer<float> &Buffer,
+                              std::size_t N) {
+  std::vector<float> All = Buffer.toHost();
+  for (std::size_t I = N; I < All.size(); ++I) {
+    std::uint32_t Bits;
+    std::memcpy(&Bits, &All[I], sizeof(Bits));
+    EXPECT_EQ(Bits, PoisonBits) << "written past n at index " << I;
+    if (Bits != PoisonBits)
+      break;
+  }
+  All.resize(N);
+  return All;
+}
+
+std::string sizeName(const ::testing::TestParamInfo<std::size_t> &Info) {
+  return "n" + std::to_string(Info.param);
+}
+
+const auto Sizes =
+    ::testing::Values(std::size_t(1), std::size_t(98432),
+                      std::size_t((1 << 20) + 3), std::size_t(1) << 28);
+
+using ExampleKernelTest =
+    gputest::GpuTest<::testing::TestWithParam<std::size_t>>;
+
+TEST_P(ExampleKernelTest, VectorAdd) {
+  std::size_t N = GetParam();
+  tile::Kernel K = loadExample("vector_add.ptx").kernel("add_kernel");
+  std::int64_t Block = K.info().constexprInt("BLOCK_SIZE");
+  std::vector<float> X = examples::randomFloats(N, -1.0f, 1.0f, 2 * N);
+  std::vector<float> Y = examples::randomFloats(N, -1.0f, 1.0f, 2 * N + 1);
+  tile::DeviceBuffer<float> DX(*Ctx, N), DY(*Ctx, N),
+      DOut(*Ctx, N + GuardElems);
+  DX.copyFromHost(X);
+  DY.copyFromHost(Y);
+  DOut.fillBytes(0xFF);
+  K.launch(
+      tile::Grid{static_cast<unsigned>(tile::cdiv<std::int64_t>(N, Block))},
+      tile::Stream(), DX, DY, DOut, static_cast<std::int32_t>(N));
+  Ctx->synchronize();
+  std::vector<float> Out = takeOutput(DOut, N);
+  auto Ref = [&](std::size_t I) { return double(X[I]) + double(Y[I]); };
+  examples::Comparison C =
+      examples::compare(Out, Ref, examples::AddAtol, examples::AddRtol);
+  EXPECT_TRUE(C.passed()) << describe(C, Out, Ref);
+}
+
+TEST_P(ExampleKernelTest, Gelu) {
+  std::size_t N = GetParam();
+  tile::Kernel K = loadExample("gelu.ptx").kernel("gelu_kernel");
+  std::int64_t Block = K.info().constexprInt("BLOCK_SIZE");
+  std::vector<float> X = examples::randomFloats(N, -5.0f, 5.0f, 3 * N);
+  tile::DeviceBuffer<float> DX(*Ctx, N), DOut(*Ctx, N + GuardElems);
+  DX.copyFromHost(X);
+  DOut.fillBytes(0xFF);
+  K.launch(
+      tile::Grid{static_cast<unsigned>(tile::cdiv<std::int64_t>(N, Block))},
+      tile::Stream(), DX, DOut, static_cast<std::int32_t>(N));
+  Ctx->synchronize();
+  std::vector<float> Out = takeOutput(DOut, N);
+  auto Ref = [&](std::size_t I) { return examples::geluReference(X[I]); };
+  examples::Comparison C =
+      examples::compare(Out, Ref, examples::GeluAtol, examples::GeluRtol);
+  EXPECT_TRUE(C.passed()) << describe(C, Out, Ref);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, ExampleKernelTest, Sizes, sizeName);
+
+} // namespace

@@ -1,0 +1,137 @@
+//===- SignatureTest.cpp - Checking kernel arguments without a GPU --------===//
+#include "tile/Signature.h"
+#include "tile/Args.h"
+#include "tile/Error.h"
+#include "tile/Metadata.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+const char *const Json = R"({
+  "tilec_version": "0.1.0", "source": "v.tile", "source_hash": "0",
+  "target": "sm_90",
+  "kernels": [
+    {"name": "add_kernel", "num_warps": 4, "shared_bytes": 0,
+     "params": [
+        {"name": "x_ptr", "type": "*fp32", "align": 16},
+        {"name": "y_ptr", "type": "*fp32", "align": 16},
+        {"name": "out_ptr", "type": "*fp32", "align": 16},
+        {"name": "n_elements", "type": "i32"}],
+     "constexprs": {"BLOCK_SIZE": 1024}},
+    {"name": "mixed", "num_warps": 1, "shared_bytes": 0,
+     "params": [
+        {"name": "p", "type": "*fp16"},
+        {"name": "b", "type": "i1"},
+        {"name": "h", "type": "fp16"},
+        {"name": "u", "type": "u64"},
+        {"name": "d", "type": "fp64"}],
+     "constexprs": {}}
+  ]
+})";
+
+class SignatureTest : public ::testing::Test {
+protected:
+  tile::ModuleMetadata Meta = tile::ModuleMetadata::parse(Json);
+  tile::Signature Add{Meta.Kernels[0]};
+  tile::Signature Mixed{Meta.Kernels[1]};
+
+  static std::string error(const tile::Signature &Sig,
+                           const std::vector<tile::Arg> &Args) {
+    try {
+      Sig.check(Args.data(), Args.size());
+    } catch (const tile::Error &E) {
+      return E.what();
+    }
+    return "(no error)";
+  }
+};
+
+tile::DevicePtr fp32(std::uint64_t Address) { return {Address, "fp32"}; }
+
+TEST_F(SignatureTest, AcceptsMatchingArguments) {
+  EXPECT_EQ(error(Add, {fp32(0x1000), fp32(0x2000), fp32(0x3000), 98432}),
+            "(no error)");
+  EXPECT_EQ(error(Mixed, {tile::DevicePtr{0x1002, "fp16"}, true,
+                          tile::Half::fromFloat(1.5f), std::uint64_t(7), 2.0}),
+            "(no error)");
+}
+
+TEST_F(SignatureTest, WrongCount) {
+  EXPECT_EQ(error(Add, {fp32(0x1000), fp32(0x2000), 5}),
+            "add_kernel expects 4 arguments (x_ptr: *fp32, y_ptr: *fp32, "
+            "out_ptr: *fp32, n_elements: i32), got 3");
+  EXPECT_EQ(error(Add, {}),
+            "add_kernel expects 4 arguments (x_ptr: *fp32, y_ptr: *fp32, "
+            "out_ptr: *fp32, n_elements: i32), got 0");
+}
+
+TEST_F(SignatureTest, WrongTypes) {
+  EXPECT_EQ(error(Add, {fp32(0x1000), tile::DevicePtr{0x2000, "fp16"},
+                        fp32(0x3000), 5}),
+            "argument 2 'y_ptr' of add_kernel: expected *fp32, got *fp16");
+  EXPECT_EQ(
+      error(Add, {fp32(0x1000), fp32(0x2000), fp32(0x3000), std::int64_t(5)}),
+      "argument 4 'n_elements' of add_kernel: expected i32, got i64");
+  EXPECT_EQ(error(Add, {7, fp32(0x2000), fp32(0x3000), 5}),
+            "argument 1 'x_ptr' of add_kernel: expected *fp32, got i32");
+  EXPECT_EQ(error(Add, {fp32(0x1000), fp32(0x2000), fp32(0x3000), 5u}),
+            "argument 4 'n_elements' of add_kernel: expected i32, got u32");
+  EXPECT_EQ(error(Add, {fp32(0x1000), fp32(0x2000), fp32(0x3000), 5.0f}),
+            "argument 4 'n_elements' of add_kernel: expected i32, got fp32");
+  EXPECT_EQ(error(Mixed, {tile::DevicePtr{0, "fp16"}, 1,
+                          tile::Half::fromFloat(1.5f), std::uint64_t(7), 2.0}),
+            "argument 2 'b' of mixed: expected i1, got i32");
+}
+
+TEST_F(SignatureTest, MisalignedPointer) {
+  EXPECT_EQ(error(Add, {fp32(0x1000), fp32(0x2004), fp32(0x3000), 5}),
+            "argument 2 'y_ptr' of add_kernel: pointer 0x2004 is not aligned "
+            "to 16 bytes, which the kernel was compiled to assume");
+}
+
+TEST(Args, HostTypesMapToTileTypes) {
+  auto Type = [](const tile::Arg &A) { return A.type().str(); };
+  EXPECT_EQ(Type(std::int8_t(1)), "i8");
+  EXPECT_EQ(Type(std::int16_t(1)), "i16");
+  EXPECT_EQ(Type(std::int32_t(1)), "i32");
+  EXPECT_EQ(Type(std::int64_t(1)), "i64");
+  EXPECT_EQ(Type(1LL), "i64");
+  EXPECT_EQ(Type(std::uint8_t(1)), "u8");
+  EXPECT_EQ(Type(std::uint16_t(1)), "u16");
+  EXPECT_EQ(Type(std::uint32_t(1)), "u32");
+  EXPECT_EQ(Type(std::uint64_t(1)), "u64");
+  EXPECT_EQ(Type(1.0f), "fp32");
+  EXPECT_EQ(Type(1.0), "fp64");
+  EXPECT_EQ(Type(true), "i1");
+  EXPECT_EQ(Type(tile::Half{}), "fp16");
+  EXPECT_EQ(Type(tile::BFloat16{}), "bf16");
+  EXPECT_EQ(Type(tile::DevicePtr{0, "bf16"}), "*bf16");
+}
+
+TEST(Args, BytesArePassedByValue) {
+  tile::Arg I32(std::int32_t(-2));
+  std::int32_t V;
+  std::memcpy(&V, I32.data(), sizeof(V));
+  EXPECT_EQ(V, -2);
+  tile::Arg B(true);
+  EXPECT_EQ(*static_cast<const unsigned char *>(B.data()), 1);
+  tile::Arg P(tile::DevicePtr{0x123456789abcULL, "i8"});
+  EXPECT_EQ(P.address(), 0x123456789abcULL);
+}
+
+TEST(Args, DevicePtrRejectsUnknownTypes) {
+  try {
+    tile::DevicePtr P{0, "float"};
+    FAIL() << "no error";
+  } catch (const tile::Error &E) {
+    EXPECT_EQ(std::string(E.what()),
+              "DevicePtr: unknown element type 'float' (expected i1, i8, ..., "
+              "u64, fp16, bf16, fp32 or fp64)");
+  }
+}
+
+} // namespace

@@ -7,11 +7,13 @@
 
 #include "tilec/Target/Pipeline.h"
 
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
+  mlir::LLVM::registerLLVMPasses();
   mlir::tilec::registerTilecPasses();
   mlir::DialectRegistry registry;
   mlir::tilec::registerTilecDialects(registry);

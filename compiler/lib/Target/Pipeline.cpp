@@ -34,7 +34,11 @@ void mlir::tilec::buildTileGPUToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertTileGPUToLLVM());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass());
+  // Directives only: `.loc` lines in the PTX without DWARF sections, which
+  // would mark the target `debug` for the JIT.
+  LLVM::DIScopeForLLVMFuncOpPassOptions scopes;
+  scopes.emissionKind = LLVM::DIEmissionKind::DebugDirectivesOnly;
+  pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(scopes));
 }
 
 void mlir::tilec::registerTilecDialects(DialectRegistry &registry) {

@@ -12,12 +12,14 @@ include "mlir/Pass/PassBase.td"
 def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
   let summary = "Give every tile a GPU layout";
   let description = [{
-    Rewrites every ranked tensor type in the module to carry a default
-    `#tilegpu.blocked` layout for `num-warps` warps, and records the warp
-    count and warp size on the module.
+    Rewrites every ranked tensor type of each function to carry a default
+    `#tilegpu.blocked` layout for the function's warps per program: its
+    `tile.num_warps` attribute, else `num-warps`. Records the warp count on
+    each function and the warp size on the module.
   }];
   let options = [
-    Option<"numWarps", "num-warps", "unsigned", "4", "Warps per program">,
+    Option<"numWarps", "num-warps", "unsigned", "4",
+           "Warps per program of functions without tile.num_warps">,
     Option<"threadsPerWarp", "threads-per-warp", "unsigned", "32",
            "Threads per warp">
   ];

@@ -1,8 +1,9 @@
 //===- MathOpToLLVM.cpp - Scalar math through PTX's fast units ------------===//
 //
 // exp and exp2 on f32 use the special function unit (ex2.approx), as Triton
-// does; f16/bf16 are computed in f32. What is not handled here falls to the
-// upstream math-to-LLVM patterns.
+// does; f16/bf16 are computed in f32. f32 division is div.full (at most 2 ulp
+// off), Triton's choice for `/`. What is not handled here falls to the
+// upstream arith- and math-to-LLVM patterns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +57,25 @@ struct Exp2BasedOpConversion : OpConversionPattern<OpTy> {
   double inputScale;
 };
 
+/// f32 `a / b` through llvm.nvvm.div.full.
+struct DivFOpConversion : OpConversionPattern<arith::DivFOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return failure();
+    rewriter.replaceOp(
+        op, LLVM::CallIntrinsicOp::create(
+                rewriter, op.getLoc(), op.getType(),
+                rewriter.getStringAttr("llvm.nvvm.div.full"),
+                ValueRange{adaptor.getLhs(), adaptor.getRhs()})
+                .getResults());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tilec::populateMathOpToLLVMPatterns(
@@ -64,4 +84,5 @@ void mlir::tilec::populateMathOpToLLVMPatterns(
   patterns.add<Exp2BasedOpConversion<math::ExpOp>>(converter, context,
                                                    1.4426950408889634 /* log2(e) */);
   patterns.add<Exp2BasedOpConversion<math::Exp2Op>>(converter, context, 1.0);
+  patterns.add<DivFOpConversion>(converter, context, kTilePatternBenefit);
 }

@@ -15,7 +15,7 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::tilec {
 #define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
@@ -29,22 +29,21 @@ namespace {
 
 /// The unit attribute the frontend puts on kernels' func.func.
 constexpr StringLiteral kKernelAttr = "tile.kernel";
-
 struct ConvertTileGPUToLLVMPass
     : tilec::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    int threads = tilegpu::TileGPUDialect::getNumWarps(module) *
-                  tilegpu::TileGPUDialect::getThreadsPerWarp(module);
-
     // Analyse before anything changes; the patterns query it by the
     // original values.
     ModuleAxisInfo axisInfo(module);
-    llvm::StringSet<> kernels;
+    // Threads per program of each kernel.
+    llvm::StringMap<int> kernels;
     module.walk([&](func::FuncOp func) {
       if (func->hasAttr(kKernelAttr))
-        kernels.insert(func.getSymName());
+        kernels[func.getSymName()] =
+            tilegpu::TileGPUDialect::getNumWarps(func) *
+            tilegpu::TileGPUDialect::getThreadsPerWarp(func);
       for (unsigned i = 0; i < func.getNumArguments(); ++i)
         func.removeArgAttr(i, kDivisibilityAttr);
     });
@@ -67,11 +66,20 @@ struct ConvertTileGPUToLLVMPass
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
+    // Only LLVM's and NVVM's attributes go on to LLVM IR.
+    auto dropTileAttrs = [](Operation *op) {
+      for (NamedAttribute attr : llvm::to_vector(op->getDiscardableAttrs()))
+        if (attr.getName().strref().starts_with("tile"))
+          op->removeDiscardableAttr(attr.getName());
+    };
+    dropTileAttrs(module);
     Builder builder(context);
     module.walk([&](LLVM::LLVMFuncOp func) {
-      func->removeAttr(kKernelAttr);
-      if (!kernels.contains(func.getSymName()))
+      dropTileAttrs(func);
+      auto kernel = kernels.find(func.getSymName());
+      if (kernel == kernels.end())
         return;
+      int threads = kernel->second;
       func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     builder.getUnitAttr());
       func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),

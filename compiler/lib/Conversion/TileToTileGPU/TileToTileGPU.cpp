@@ -17,6 +17,9 @@ using namespace mlir::tilegpu;
 
 namespace {
 
+/// The warps per program the frontend records on a kernel.
+constexpr StringLiteral kFuncNumWarpsAttr = "tile.num_warps";
+
 struct ConvertTileToTileGPUPass
     : tilec::impl::ConvertTileToTileGPUBase<ConvertTileToTileGPUPass> {
   using ConvertTileToTileGPUBase::ConvertTileToTileGPUBase;
@@ -24,21 +27,30 @@ struct ConvertTileToTileGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (numWarps == 0 || !llvm::isPowerOf2_32(numWarps)) {
-      module.emitError("num-warps must be a power of two, got ") << numWarps;
-      return signalPassFailure();
-    }
     Builder builder(context);
-    module->setAttr(TileGPUDialect::kNumWarpsAttr,
-                    builder.getI32IntegerAttr(numWarps));
     module->setAttr(TileGPUDialect::kThreadsPerWarpAttr,
                     builder.getI32IntegerAttr(threadsPerWarp));
-    rewriteTensorEncodings(module, [&](RankedTensorType type) -> Attribute {
-      if (type.getEncoding())
-        return {};
-      return BlockedEncodingAttr::getDefault(context, type.getShape(), numWarps,
-                                             threadsPerWarp);
+    WalkResult result = module.walk([&](func::FuncOp func) {
+      unsigned warps = numWarps;
+      if (auto attr = func->getAttrOfType<IntegerAttr>(kFuncNumWarpsAttr))
+        warps = attr.getInt();
+      if (warps == 0 || warps > 32 || !llvm::isPowerOf2_32(warps)) {
+        func.emitError("num_warps must be a power of two from 1 to 32, got ")
+            << warps;
+        return WalkResult::interrupt();
+      }
+      func->setAttr(TileGPUDialect::kNumWarpsAttr,
+                    builder.getI32IntegerAttr(warps));
+      rewriteTensorEncodings(func, [&](RankedTensorType type) -> Attribute {
+        if (type.getEncoding())
+          return {};
+        return BlockedEncodingAttr::getDefault(context, type.getShape(), warps,
+                                               threadsPerWarp);
+      });
+      return WalkResult::advance();
     });
+    if (result.wasInterrupted())
+      signalPassFailure();
   }
 };
 

@@ -31,20 +31,19 @@ void TileGPUDialect::initialize() {
       >();
 }
 
-/// Reads an integer module attribute, or `fallback` when it is absent.
-static int getModuleInt(Operation *op, StringRef name, int fallback) {
-  auto module = isa<ModuleOp>(op) ? op : op->getParentOfType<ModuleOp>();
-  if (!module)
-    return fallback;
-  if (auto attr = module->getAttrOfType<IntegerAttr>(name))
-    return attr.getInt();
+/// Reads an integer attribute from `op` or its nearest ancestor that has it
+/// (a function, then the module), or `fallback` when none has.
+static int getInheritedInt(Operation *op, StringRef name, int fallback) {
+  for (; op; op = op->getParentOp())
+    if (auto attr = op->getAttrOfType<IntegerAttr>(name))
+      return attr.getInt();
   return fallback;
 }
 
-int TileGPUDialect::getNumWarps(Operation *module) {
-  return getModuleInt(module, kNumWarpsAttr, 4);
+int TileGPUDialect::getNumWarps(Operation *op) {
+  return getInheritedInt(op, kNumWarpsAttr, 4);
 }
 
-int TileGPUDialect::getThreadsPerWarp(Operation *module) {
-  return getModuleInt(module, kThreadsPerWarpAttr, 32);
+int TileGPUDialect::getThreadsPerWarp(Operation *op) {
+  return getInheritedInt(op, kThreadsPerWarpAttr, 32);
 }

@@ -29,14 +29,18 @@ using ShapeKey = SmallVector<int64_t, 4>;
 struct CoalescePass : tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    unsigned numWarps = TileGPUDialect::getNumWarps(module);
-    unsigned threadsPerWarp = TileGPUDialect::getThreadsPerWarp(module);
+    tilec::ModuleAxisInfo axisInfo(module);
+    module.walk([&](func::FuncOp func) { coalesce(func, axisInfo); });
+  }
+
+  void coalesce(func::FuncOp func, const tilec::ModuleAxisInfo &axisInfo) {
+    unsigned numWarps = TileGPUDialect::getNumWarps(func);
+    unsigned threadsPerWarp = TileGPUDialect::getThreadsPerWarp(func);
     unsigned threads = numWarps * threadsPerWarp;
 
     // Analyse: the widest vector per tile shape.
-    tilec::ModuleAxisInfo axisInfo(module);
     std::map<ShapeKey, unsigned> widthPerShape;
-    module.walk([&](Operation *op) {
+    func.walk([&](Operation *op) {
       Value ptr;
       if (auto load = dyn_cast<tile::LoadOp>(op))
         ptr = load.getPtr();
@@ -56,7 +60,7 @@ struct CoalescePass : tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
 
     // Mutate: re-lay-out every tile of each such shape.
     MLIRContext *context = &getContext();
-    rewriteTensorEncodings(module, [&](RankedTensorType type) -> Attribute {
+    rewriteTensorEncodings(func, [&](RankedTensorType type) -> Attribute {
       auto it = widthPerShape.find(ShapeKey(type.getShape()));
       if (it == widthPerShape.end() || !getBlockedEncoding(type))
         return {};

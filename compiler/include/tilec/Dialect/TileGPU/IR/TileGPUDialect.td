@@ -16,21 +16,22 @@ def TileGPU_Dialect : Dialect {
   let summary = "Tile tensors with GPU layouts";
   let description = [{
     The operations of the `tile` dialect keep working on tensors whose
-    encoding is a `tilegpu` layout. The module carries `tilegpu.num-warps`
-    and `tilegpu.threads-per-warp`; this dialect adds layout conversions.
+    encoding is a `tilegpu` layout. Each kernel function carries
+    `tilegpu.num-warps` and the module `tilegpu.threads-per-warp`; this
+    dialect adds layout conversions.
   }];
   let useDefaultAttributePrinterParser = 1;
   let dependentDialects = ["::mlir::tile::TileDialect"];
   let extraClassDeclaration = [{
-    /// Module attribute: warps per program.
+    /// Function (or module) attribute: warps per program.
     static constexpr ::llvm::StringLiteral kNumWarpsAttr = "tilegpu.num-warps";
     /// Module attribute: threads per warp.
     static constexpr ::llvm::StringLiteral kThreadsPerWarpAttr =
         "tilegpu.threads-per-warp";
-    /// Reads `tilegpu.num-warps` off a module (4 when absent).
-    static int getNumWarps(::mlir::Operation *module);
-    /// Reads `tilegpu.threads-per-warp` off a module (32 when absent).
-    static int getThreadsPerWarp(::mlir::Operation *module);
+    /// The `tilegpu.num-warps` of `op`'s function or module (4 if none).
+    static int getNumWarps(::mlir::Operation *op);
+    /// The `tilegpu.threads-per-warp` of `op`'s module (32 if none).
+    static int getThreadsPerWarp(::mlir::Operation *op);
   }];
 }
 

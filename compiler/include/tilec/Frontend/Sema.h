@@ -1,0 +1,94 @@
+//===- Sema.h - Semantic analysis and kernel specialization ------*- C++ -*-===//
+//
+// Sema takes a parsed Module, picks the kernels to compile, binds every
+// constexpr parameter (default or `-D NAME=VALUE` override), and builds for
+// each kernel a KernelInstance: a specialized, fully typed body in which
+//   - every Expr has its Type; constexpr arithmetic is folded to
+//     ConstantExprs; shapes are concrete;
+//   - names are NameExprs bound to Variables (an AssignStmt is a new SSA
+//     definition of its Variable; constexpr locals are folded away);
+//   - builtin calls are BuiltinCallExprs with normalized arguments;
+//   - implicit conversions/broadcasts are explicit ConvertExpr/BroadcastExpr,
+//     so each BinaryExpr maps to one arith/addptr op (see AST.h);
+//   - augmented assignments are plain AssignStmts; docstrings and `pass`
+//     are gone; constexpr `if` is resolved (only the taken branch remains).
+// Statements of a typed body: AssignStmt and ExprStmt. Features not
+// implemented yet are rejected with "not supported yet: ...".
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_FRONTEND_SEMA_H
+#define TILEC_FRONTEND_SEMA_H
+
+#include "tilec/Frontend/AST.h"
+#include "tilec/Frontend/Diagnostics.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tilec {
+
+/// What to compile and how.
+struct SemaOptions {
+  /// The kernel to compile; empty compiles every kernel of the module.
+  std::string kernelName;
+  /// `-D NAME=VALUE` overrides of constexpr parameters, in command-line order
+  /// (see parseDefine). An override must name a constexpr parameter of at
+  /// least one compiled kernel.
+  std::vector<std::pair<std::string, ConstValue>> defines;
+  /// Command-line overrides of the decorator's launch options.
+  std::optional<unsigned> numWarps, numStages;
+  /// Used when neither the command line nor the decorator gives a value.
+  unsigned defaultNumWarps = 4, defaultNumStages = 3;
+};
+
+/// Parses the text of a `-D` option, "NAME=VALUE": VALUE is an int
+/// (decimal/hex/binary), a float, True/False/true/false, or else a string
+/// (quotes optional). Returns false (and sets `error`) if malformed.
+bool parseDefine(llvm::StringRef text, std::pair<std::string, ConstValue> &result,
+                 std::string &error);
+
+/// A parameter of a specialized kernel.
+struct KernelParam {
+  std::string name;
+  SourceLoc loc;
+  /// Constexpr parameters are not kernel arguments: their uses are folded.
+  bool isConstexpr = false;
+  /// Runtime parameters: a scalar (`i32`) or pointer (`*fp32`) type.
+  Type type;
+  /// Constexpr parameters: the specialized value.
+  ConstValue value;
+  /// Runtime parameters: the Variable bound to the argument (null for
+  /// constexpr parameters).
+  Variable *var = nullptr;
+};
+
+/// One kernel specialized for its constexpr values: the input of MLIRGen.
+class KernelInstance {
+public:
+  const FunctionDef *def = nullptr; ///< The source function.
+  std::string name;
+  SourceLoc loc;
+  /// All parameters in source order (runtime and constexpr).
+  std::vector<KernelParam> params;
+  unsigned numWarps = 4, numStages = 3;
+  /// The typed body.
+  Block body;
+
+  /// Creates a Variable owned by this instance.
+  Variable *createVariable(llvm::StringRef name, SourceLoc loc);
+
+private:
+  std::vector<std::unique_ptr<Variable>> variables;
+};
+
+/// Analyzes `module`; on success returns one KernelInstance per selected
+/// kernel (source order). Returns an empty vector iff errors were reported
+/// (check diag.hasErrors()). Errors of all selected kernels are reported.
+std::vector<std::unique_ptr<KernelInstance>>
+analyze(const Module &module, const SemaOptions &options, DiagnosticEngine &diag);
+
+} // namespace tilec
+
+#endif // TILEC_FRONTEND_SEMA_H

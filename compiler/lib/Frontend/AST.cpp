@@ -1,0 +1,134 @@
+//===- AST.cpp - Abstract syntax tree of .tile files ----------------------===//
+//
+// Out-of-line constructors (they record subtree heights) and small helpers.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Frontend/AST.h"
+
+using namespace tilec;
+
+llvm::StringRef tilec::getSpelling(UnaryOp op) {
+  switch (op) {
+  case UnaryOp::Neg: return "-";
+  case UnaryOp::Pos: return "+";
+  case UnaryOp::Not: return "not";
+  case UnaryOp::Invert: return "~";
+  }
+  return "?";
+}
+
+llvm::StringRef tilec::getSpelling(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::Add: return "+";
+  case BinaryOp::Sub: return "-";
+  case BinaryOp::Mul: return "*";
+  case BinaryOp::Div: return "/";
+  case BinaryOp::FloorDiv: return "//";
+  case BinaryOp::Mod: return "%";
+  case BinaryOp::Pow: return "**";
+  case BinaryOp::MatMul: return "@";
+  case BinaryOp::LShift: return "<<";
+  case BinaryOp::RShift: return ">>";
+  case BinaryOp::BitAnd: return "&";
+  case BinaryOp::BitOr: return "|";
+  case BinaryOp::BitXor: return "^";
+  case BinaryOp::And: return "and";
+  case BinaryOp::Or: return "or";
+  case BinaryOp::Lt: return "<";
+  case BinaryOp::Le: return "<=";
+  case BinaryOp::Gt: return ">";
+  case BinaryOp::Ge: return ">=";
+  case BinaryOp::Eq: return "==";
+  case BinaryOp::Ne: return "!=";
+  case BinaryOp::Is: return "is";
+  case BinaryOp::IsNot: return "is not";
+  }
+  return "?";
+}
+
+bool tilec::isComparison(BinaryOp op) {
+  return op == BinaryOp::Lt || op == BinaryOp::Le || op == BinaryOp::Gt ||
+         op == BinaryOp::Ge || op == BinaryOp::Eq || op == BinaryOp::Ne;
+}
+
+std::string AttributeExpr::getDottedName() const {
+  if (auto *name = llvm::dyn_cast<NameExpr>(base.get()))
+    return name->getName().str() + "." + this->name;
+  if (auto *attr = llvm::dyn_cast<AttributeExpr>(base.get())) {
+    std::string prefix = attr->getDottedName();
+    return prefix.empty() ? "" : prefix + "." + this->name;
+  }
+  return "";
+}
+
+CallExpr::CallExpr(SourceLoc loc, ExprPtr callee, std::vector<CallArg> args)
+    : Expr(Kind::Call, loc), callee(std::move(callee)), args(std::move(args)) {
+  addChildHeight(this->callee.get());
+  for (const CallArg &arg : this->args)
+    addChildHeight(arg.value.get());
+}
+
+SubscriptExpr::SubscriptExpr(SourceLoc loc, ExprPtr base, std::vector<ExprPtr> indices)
+    : Expr(Kind::Subscript, loc), base(std::move(base)), indices(std::move(indices)) {
+  addChildHeight(this->base.get());
+  for (const ExprPtr &index : this->indices)
+    addChildHeight(index.get());
+}
+
+SliceExpr::SliceExpr(SourceLoc loc, ExprPtr lower, ExprPtr upper, ExprPtr step)
+    : Expr(Kind::Slice, loc), lower(std::move(lower)), upper(std::move(upper)),
+      step(std::move(step)) {
+  addChildHeight(this->lower.get());
+  addChildHeight(this->upper.get());
+  addChildHeight(this->step.get());
+}
+
+IfExpr::IfExpr(SourceLoc loc, ExprPtr cond, ExprPtr thenValue, ExprPtr elseValue)
+    : Expr(Kind::IfExp, loc), cond(std::move(cond)), thenValue(std::move(thenValue)),
+      elseValue(std::move(elseValue)) {
+  addChildHeight(this->cond.get());
+  addChildHeight(this->thenValue.get());
+  addChildHeight(this->elseValue.get());
+}
+
+TupleExpr::TupleExpr(SourceLoc loc, std::vector<ExprPtr> elements, bool list)
+    : Expr(Kind::Tuple, loc), elements(std::move(elements)), list(list) {
+  for (const ExprPtr &element : this->elements)
+    addChildHeight(element.get());
+}
+
+BuiltinCallExpr::BuiltinCallExpr(SourceLoc loc, Builtin builtin,
+                                 std::vector<ExprPtr> args)
+    : Expr(Kind::BuiltinCall, loc), builtin(builtin), args(std::move(args)) {
+  for (const ExprPtr &arg : this->args)
+    addChildHeight(arg.get());
+}
+
+bool BuiltinCallExpr::isAbsent(unsigned i) const {
+  auto *constant = llvm::dyn_cast<ConstantExpr>(args[i].get());
+  return constant && constant->getType().isConstexpr() &&
+         constant->getValue().isNone();
+}
+
+const ConstValue &BuiltinCallExpr::getConstArg(unsigned i) const {
+  return llvm::cast<ConstantExpr>(*args[i]).getValue();
+}
+
+ConvertExpr::ConvertExpr(SourceLoc loc, ExprPtr operand, Type resultType)
+    : Expr(Kind::Convert, loc), operand(std::move(operand)) {
+  addChildHeight(this->operand.get());
+  setType(std::move(resultType));
+}
+
+BroadcastExpr::BroadcastExpr(SourceLoc loc, ExprPtr operand, Type resultType)
+    : Expr(Kind::Broadcast, loc), operand(std::move(operand)) {
+  addChildHeight(this->operand.get());
+  setType(std::move(resultType));
+}
+
+const FunctionDef *Module::lookup(llvm::StringRef name) const {
+  for (const auto &function : functions)
+    if (function->getName() == name)
+      return function.get();
+  return nullptr;
+}

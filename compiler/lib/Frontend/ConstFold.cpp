@@ -1,0 +1,207 @@
+//===- ConstFold.cpp - Constexpr arithmetic with Python semantics ---------===//
+//
+// Folding of operators on compile-time values. Ints are 64-bit; overflow is
+// an error rather than a silent wrap. `//` and `%` floor (Python), unlike
+// the C-style truncation of the same operators on runtime integer tiles.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaImpl.h"
+
+#include <cmath>
+
+using namespace tilec;
+
+namespace {
+const char *getTypeName(const ConstValue &value) {
+  switch (value.getKind()) {
+  case ConstValue::Kind::None: return "NoneType";
+  case ConstValue::Kind::Bool: return "bool";
+  case ConstValue::Kind::Int: return "int";
+  case ConstValue::Kind::Float: return "float";
+  case ConstValue::Kind::String: return "str";
+  case ConstValue::Kind::DType: return "dtype";
+  case ConstValue::Kind::Tuple: return "tuple";
+  }
+  return "?";
+}
+
+std::optional<ConstValue> fail(std::string &error, const llvm::Twine &message) {
+  error = message.str();
+  return std::nullopt;
+}
+
+std::optional<ConstValue> foldFloat(BinaryOp op, double a, double b,
+                                    std::string &error) {
+  switch (op) {
+  case BinaryOp::Add: return ConstValue::getFloat(a + b);
+  case BinaryOp::Sub: return ConstValue::getFloat(a - b);
+  case BinaryOp::Mul: return ConstValue::getFloat(a * b);
+  case BinaryOp::Div:
+  case BinaryOp::FloorDiv:
+  case BinaryOp::Mod:
+    if (b == 0)
+      return fail(error, "division by zero in constexpr expression");
+    if (op == BinaryOp::Div)
+      return ConstValue::getFloat(a / b);
+    if (op == BinaryOp::FloorDiv)
+      return ConstValue::getFloat(std::floor(a / b));
+    {
+      double r = std::fmod(a, b);
+      if (r != 0 && ((r < 0) != (b < 0)))
+        r += b;
+      return ConstValue::getFloat(r);
+    }
+  case BinaryOp::Pow: return ConstValue::getFloat(std::pow(a, b));
+  default:
+    return fail(error, "unsupported operand type for '" + getSpelling(op) +
+                           "': float");
+  }
+}
+
+std::optional<ConstValue> foldInt(BinaryOp op, int64_t a, int64_t b,
+                                  std::string &error) {
+  int64_t r = 0;
+  auto overflow = [&] {
+    return fail(error, "integer overflow in constexpr expression '" +
+                           llvm::Twine(a) + " " + getSpelling(op) + " " +
+                           llvm::Twine(b) + "'");
+  };
+  switch (op) {
+  case BinaryOp::Add:
+    if (__builtin_add_overflow(a, b, &r))
+      return overflow();
+    return ConstValue::getInt(r);
+  case BinaryOp::Sub:
+    if (__builtin_sub_overflow(a, b, &r))
+      return overflow();
+    return ConstValue::getInt(r);
+  case BinaryOp::Mul:
+    if (__builtin_mul_overflow(a, b, &r))
+      return overflow();
+    return ConstValue::getInt(r);
+  case BinaryOp::Div:
+    if (b == 0)
+      return fail(error, "division by zero in constexpr expression");
+    return ConstValue::getFloat(static_cast<double>(a) / static_cast<double>(b));
+  case BinaryOp::FloorDiv:
+  case BinaryOp::Mod: {
+    if (b == 0)
+      return fail(error, "division by zero in constexpr expression");
+    if (a == INT64_MIN && b == -1)
+      return op == BinaryOp::Mod ? std::optional(ConstValue::getInt(0)) : overflow();
+    int64_t q = a / b, m = a % b;
+    if (m != 0 && ((m < 0) != (b < 0))) {
+      --q;
+      m += b;
+    }
+    return ConstValue::getInt(op == BinaryOp::FloorDiv ? q : m);
+  }
+  case BinaryOp::Pow: {
+    if (b < 0)
+      return ConstValue::getFloat(std::pow(static_cast<double>(a), static_cast<double>(b)));
+    int64_t result = 1, base = a;
+    for (int64_t e = b; e > 0; e >>= 1) {
+      if ((e & 1) && __builtin_mul_overflow(result, base, &result))
+        return overflow();
+      if (e > 1 && __builtin_mul_overflow(base, base, &base))
+        return overflow();
+    }
+    return ConstValue::getInt(result);
+  }
+  case BinaryOp::LShift:
+    if (b < 0)
+      return fail(error, "negative shift count in constexpr expression");
+    if (b >= 63 || (a != 0 && (a > (INT64_MAX >> b) || a < (INT64_MIN >> b))))
+      return a == 0 ? std::optional(ConstValue::getInt(0)) : overflow();
+    return ConstValue::getInt(a * (int64_t(1) << b));
+  case BinaryOp::RShift:
+    if (b < 0)
+      return fail(error, "negative shift count in constexpr expression");
+    return ConstValue::getInt(b >= 64 ? (a < 0 ? -1 : 0) : a >> b);
+  case BinaryOp::BitAnd: return ConstValue::getInt(a & b);
+  case BinaryOp::BitOr: return ConstValue::getInt(a | b);
+  case BinaryOp::BitXor: return ConstValue::getInt(a ^ b);
+  default:
+    return fail(error, "unsupported operator '" + getSpelling(op) + "' on ints");
+  }
+}
+
+std::optional<ConstValue> foldCompare(BinaryOp op, const ConstValue &a,
+                                      const ConstValue &b, std::string &error) {
+  if (op == BinaryOp::Eq || op == BinaryOp::Ne)
+    return ConstValue::getBool((a == b) == (op == BinaryOp::Eq));
+  int cmp;
+  if (a.isNumber() && b.isNumber()) {
+    if (a.isFloat() || b.isFloat())
+      cmp = a.getFloat() < b.getFloat() ? -1 : a.getFloat() > b.getFloat() ? 1 : 0;
+    else
+      cmp = a.getInt() < b.getInt() ? -1 : a.getInt() > b.getInt() ? 1 : 0;
+  } else if (a.isString() && b.isString()) {
+    cmp = a.getString().compare(b.getString());
+  } else {
+    return fail(error, "'" + getSpelling(op) + "' is not defined between '" +
+                           getTypeName(a) + "' and '" + getTypeName(b) + "'");
+  }
+  switch (op) {
+  case BinaryOp::Lt: return ConstValue::getBool(cmp < 0);
+  case BinaryOp::Le: return ConstValue::getBool(cmp <= 0);
+  case BinaryOp::Gt: return ConstValue::getBool(cmp > 0);
+  default: return ConstValue::getBool(cmp >= 0);
+  }
+}
+} // namespace
+
+std::optional<ConstValue> tilec::foldBinary(BinaryOp op, const ConstValue &a,
+                                            const ConstValue &b, std::string &error) {
+  switch (op) {
+  case BinaryOp::And: return a.isTruthy() ? b : a;
+  case BinaryOp::Or: return a.isTruthy() ? a : b;
+  case BinaryOp::Is:
+  case BinaryOp::IsNot:
+    return ConstValue::getBool((a.getKind() == b.getKind() && a == b) ==
+                               (op == BinaryOp::Is));
+  default:
+    break;
+  }
+  if (isComparison(op))
+    return foldCompare(op, a, b, error);
+  if (op == BinaryOp::Add && a.isString() && b.isString())
+    return ConstValue::getString((a.getString() + b.getString()).str());
+  if (op == BinaryOp::Add && a.isTuple() && b.isTuple()) {
+    std::vector<ConstValue> elements(a.getTuple().begin(), a.getTuple().end());
+    elements.insert(elements.end(), b.getTuple().begin(), b.getTuple().end());
+    return ConstValue::getTuple(std::move(elements));
+  }
+  if (!a.isNumber() || !b.isNumber())
+    return fail(error, "unsupported operand types for '" + getSpelling(op) +
+                           "': '" + getTypeName(a) + "' and '" + getTypeName(b) + "'");
+  if (a.isFloat() || b.isFloat())
+    return foldFloat(op, a.getFloat(), b.getFloat(), error);
+  bool bitwise = op == BinaryOp::BitAnd || op == BinaryOp::BitOr ||
+                 op == BinaryOp::BitXor;
+  std::optional<ConstValue> result = foldInt(op, a.getInt(), b.getInt(), error);
+  if (result && bitwise && a.isBool() && b.isBool())
+    return ConstValue::getBool(result->getInt() != 0);
+  return result;
+}
+
+std::optional<ConstValue> tilec::foldUnary(UnaryOp op, const ConstValue &value,
+                                           std::string &error) {
+  if (op == UnaryOp::Not)
+    return ConstValue::getBool(!value.isTruthy());
+  if (!value.isNumber() || (op == UnaryOp::Invert && value.isFloat()))
+    return fail(error, "bad operand type for unary '" + getSpelling(op) + "': '" +
+                           getTypeName(value) + "'");
+  switch (op) {
+  case UnaryOp::Neg:
+    if (value.isFloat())
+      return ConstValue::getFloat(-value.getFloat());
+    if (value.getInt() == INT64_MIN)
+      return fail(error, "integer overflow in constexpr expression");
+    return ConstValue::getInt(-value.getInt());
+  case UnaryOp::Pos:
+    return value.isBool() ? ConstValue::getInt(value.getInt()) : value;
+  default:
+    return ConstValue::getInt(~value.getInt());
+  }
+}

@@ -1,0 +1,949 @@
+//===- Parser.cpp - Recursive-descent parser for .tile files --------------===//
+//
+// Grammar (a Python subset):
+//   file      := (import | function | NEWLINE)* EOF
+//   function  := decorator* 'def' NAME '(' params ')' ['->' expr] ':' suite
+//   suite     := simple_line | NEWLINE INDENT stmt+ DEDENT
+//   stmt      := if | for | while | small (';' small)* NEWLINE
+//   expr      := binary ['if' binary 'else' expr]
+//   binary    := precedence climbing over or/and/not/comparisons/| ^ & << >>
+//                + - * / // % @, then unary (- + ~) and '**'
+//   primary   := atom ('(' args ')' | '[' subscripts ']' | '.' NAME)*
+// The first syntax error stops the parse.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Frontend/Parser.h"
+#include "tilec/Frontend/Lexer.h"
+
+#include "llvm/ADT/StringSet.h"
+
+#include <limits>
+
+using namespace tilec;
+
+namespace {
+
+/// Binding strength of binary operators (0: not a binary operator).
+enum Precedence {
+  PrecNone = 0, PrecOr, PrecAnd, PrecNot, PrecCompare, PrecBitOr, PrecBitXor,
+  PrecBitAnd, PrecShift, PrecAdd, PrecMul,
+};
+
+class Parser {
+public:
+  Parser(std::vector<Token> tokens, DiagnosticEngine &diag)
+      : tokens(std::move(tokens)), diag(diag) {}
+
+  std::unique_ptr<Module> parseModule();
+
+private:
+  // Token access.
+  const Token &tok() const { return tokens[pos]; }
+  const Token &peek(unsigned n = 1) const {
+    return tokens[std::min(pos + n, tokens.size() - 1)];
+  }
+  bool is(TokenKind kind) const { return tok().kind == kind; }
+  void consume() {
+    if (pos + 1 < tokens.size())
+      ++pos;
+  }
+  bool consumeIf(TokenKind kind) {
+    if (!is(kind))
+      return false;
+    consume();
+    return true;
+  }
+
+  // Errors: only the first one is reported.
+  std::nullptr_t error(SourceLoc loc, const llvm::Twine &message) {
+    if (!failed)
+      diag.error(loc, message);
+    failed = true;
+    return nullptr;
+  }
+  /// "identifier 'foo'", "'('", "end of line".
+  std::string describe(const Token &token) const;
+  /// Consumes `kind` or reports "expected <kind> <context>, got <token>".
+  bool expect(TokenKind kind, const llvm::Twine &context);
+
+  /// Counts one level of recursion; false (after an error) when too deep.
+  class NestingScope {
+  public:
+    explicit NestingScope(Parser &parser) : parser(parser) {
+      if (++parser.depth > kMaxNesting)
+        parser.error(parser.tok().loc, "nesting too deep (more than " +
+                                           llvm::Twine(kMaxNesting) + " levels)");
+    }
+    ~NestingScope() { --parser.depth; }
+    bool ok() const { return !parser.failed; }
+
+  private:
+    Parser &parser;
+  };
+  /// Checks the height of a freshly built expression.
+  ExprPtr checkHeight(ExprPtr expr);
+
+  // Top level.
+  void parseImport();
+  bool parseDottedName(std::string &name, const llvm::Twine &context);
+  std::unique_ptr<FunctionDef> parseFunction();
+  bool parseDecorator(std::vector<Decorator> &decorators);
+  bool parseParam(FunctionDef &function, llvm::StringSet<> &seen);
+  bool parseAnnotation(Param &param);
+
+  // Statements.
+  bool parseSuite(Block &block, llvm::StringRef context);
+  bool parseStatement(Block &block);
+  bool parseSimpleLine(Block &block);
+  StmtPtr parseSmallStatement();
+  StmtPtr parseIf(SourceLoc loc);
+  StmtPtr parseFor();
+  StmtPtr parseWhile();
+  StmtPtr parseExprStatement();
+  bool checkAssignTarget(const Expr &target);
+
+  // Expressions.
+  bool startsExpr() const;
+  ExprPtr parseExprList();
+  ExprPtr parseExpr();
+  ExprPtr parseBinary(int minPrec);
+  ExprPtr parseUnary();
+  ExprPtr parsePrimary();
+  ExprPtr parseAtom();
+  ExprPtr parseParenOrTuple();
+  ExprPtr parseList();
+  bool parseCallArgs(std::vector<CallArg> &args);
+  ExprPtr parseSubscriptItem();
+  int getBinaryPrecedence(BinaryOp &op, unsigned &numTokens) const;
+
+  std::vector<Token> tokens;
+  size_t pos = 0;
+  DiagnosticEngine &diag;
+  bool failed = false;
+  unsigned depth = 0;
+};
+} // namespace
+
+std::string Parser::describe(const Token &token) const {
+  switch (token.kind) {
+  case TokenKind::Identifier:
+    return "identifier '" + token.text.str() + "'";
+  case TokenKind::Int:
+  case TokenKind::Float:
+  case TokenKind::String:
+    return getTokenKindName(token.kind).str() + " " + token.text.str();
+  case TokenKind::Eof:
+  case TokenKind::Newline:
+  case TokenKind::Indent:
+  case TokenKind::Dedent:
+    return getTokenKindName(token.kind).str();
+  default:
+    return "'" + getTokenKindName(token.kind).str() + "'";
+  }
+}
+
+bool Parser::expect(TokenKind kind, const llvm::Twine &context) {
+  if (consumeIf(kind))
+    return true;
+  std::string what = kind == TokenKind::Identifier || kind == TokenKind::Newline ||
+                             kind == TokenKind::Indent
+                         ? getTokenKindName(kind).str()
+                         : "'" + getTokenKindName(kind).str() + "'";
+  if (kind == TokenKind::Indent)
+    what = "an indented block";
+  error(tok().loc, "expected " + what + " " + context + ", got " + describe(tok()));
+  return false;
+}
+
+ExprPtr Parser::checkHeight(ExprPtr expr) {
+  if (expr && expr->getHeight() > kMaxExprHeight)
+    return error(expr->getLoc(), "expression too deeply nested (more than " +
+                                     llvm::Twine(kMaxExprHeight) + " levels)");
+  return expr;
+}
+
+//===----------------------------------------------------------------------===//
+// Top level
+//===----------------------------------------------------------------------===//
+
+std::unique_ptr<Module> Parser::parseModule() {
+  auto module = std::make_unique<Module>();
+  while (!failed && !is(TokenKind::Eof)) {
+    switch (tok().kind) {
+    case TokenKind::Newline:
+      consume();
+      break;
+    case TokenKind::kw_import:
+    case TokenKind::kw_from:
+      parseImport();
+      break;
+    case TokenKind::At:
+    case TokenKind::kw_def:
+      if (auto function = parseFunction()) {
+        if (module->lookup(function->getName()))
+          error(function->getLoc(),
+                "redefinition of function '" + function->getName() + "'");
+        module->functions.push_back(std::move(function));
+      }
+      break;
+    case TokenKind::Indent:
+      error(tok().loc, "unexpected indent");
+      break;
+    default:
+      error(tok().loc, "only imports and function definitions are allowed at the "
+                       "top level, got " + describe(tok()));
+      break;
+    }
+  }
+  if (failed)
+    return nullptr;
+  return module;
+}
+
+bool Parser::parseDottedName(std::string &name, const llvm::Twine &context) {
+  name.clear();
+  while (consumeIf(TokenKind::Dot))
+    name += "."; // Relative imports.
+  do {
+    if (!is(TokenKind::Identifier))
+      return expect(TokenKind::Identifier, context);
+    if (!name.empty() && name.back() != '.')
+      name += ".";
+    name += tok().text.str();
+    consume();
+  } while (consumeIf(TokenKind::Dot));
+  return true;
+}
+
+void Parser::parseImport() {
+  std::string name;
+  auto parseAlias = [&]() {
+    if (consumeIf(TokenKind::kw_as))
+      expect(TokenKind::Identifier, "after 'as'");
+  };
+  if (consumeIf(TokenKind::kw_import)) {
+    do {
+      if (!parseDottedName(name, "in import"))
+        return;
+      parseAlias();
+    } while (!failed && consumeIf(TokenKind::Comma));
+  } else {
+    consume(); // 'from'
+    if (!parseDottedName(name, "after 'from'") || !expect(TokenKind::kw_import, "in from-import"))
+      return;
+    if (!consumeIf(TokenKind::Star)) {
+      bool paren = consumeIf(TokenKind::LParen);
+      do {
+        if (paren && is(TokenKind::RParen))
+          break;
+        if (!expect(TokenKind::Identifier, "in from-import"))
+          return;
+        parseAlias();
+      } while (!failed && consumeIf(TokenKind::Comma));
+      if (paren && !failed)
+        expect(TokenKind::RParen, "to close the import list");
+    }
+  }
+  if (!failed)
+    expect(TokenKind::Newline, "after import");
+}
+
+bool Parser::parseDecorator(std::vector<Decorator> &decorators) {
+  Decorator decorator;
+  decorator.loc = tok().loc;
+  consume(); // '@'
+  if (!parseDottedName(decorator.name, "after '@'"))
+    return false;
+  if (consumeIf(TokenKind::LParen) && !parseCallArgs(decorator.args))
+    return false;
+  decorators.push_back(std::move(decorator));
+  return expect(TokenKind::Newline, "after decorator");
+}
+
+std::unique_ptr<FunctionDef> Parser::parseFunction() {
+  std::vector<Decorator> decorators;
+  while (is(TokenKind::At)) {
+    if (!parseDecorator(decorators))
+      return nullptr;
+    while (consumeIf(TokenKind::Newline)) {
+    }
+  }
+  if (!expect(TokenKind::kw_def, "after decorator"))
+    return nullptr;
+  if (!is(TokenKind::Identifier))
+    return expect(TokenKind::Identifier, "after 'def'"), nullptr;
+  auto function = std::make_unique<FunctionDef>(tok().text.str(), tok().loc);
+  function->decorators = std::move(decorators);
+  consume();
+  if (!expect(TokenKind::LParen, "after function name"))
+    return nullptr;
+  llvm::StringSet<> seen;
+  while (!is(TokenKind::RParen)) {
+    if (!parseParam(*function, seen))
+      return nullptr;
+    if (!consumeIf(TokenKind::Comma))
+      break;
+  }
+  if (!expect(TokenKind::RParen, "after parameters"))
+    return nullptr;
+  if (consumeIf(TokenKind::Arrow) && !parseExpr())
+    return nullptr; // The return annotation is ignored.
+  if (!expect(TokenKind::Colon, "after function signature") ||
+      !parseSuite(function->body, "function definition"))
+    return nullptr;
+  return function;
+}
+
+bool Parser::parseParam(FunctionDef &function, llvm::StringSet<> &seen) {
+  if (is(TokenKind::Star) || is(TokenKind::StarStar) || is(TokenKind::Slash))
+    return error(tok().loc, "'*', '**' and '/' parameters are not supported"), false;
+  if (!is(TokenKind::Identifier))
+    return expect(TokenKind::Identifier, "in parameter list");
+  Param param;
+  param.name = tok().text.str();
+  param.loc = tok().loc;
+  consume();
+  if (!seen.insert(param.name).second)
+    return error(param.loc, "duplicate parameter '" + param.name + "'"), false;
+  if (consumeIf(TokenKind::Colon) && !parseAnnotation(param))
+    return false;
+  if (consumeIf(TokenKind::Equal)) {
+    param.defaultValue = parseExpr();
+    if (!param.defaultValue)
+      return false;
+  }
+  if (!is(TokenKind::Comma) && !is(TokenKind::RParen))
+    return error(tok().loc, "expected ',' or ')' after parameter '" + param.name +
+                                "', got " + describe(tok())),
+           false;
+  function.params.push_back(std::move(param));
+  return true;
+}
+
+bool Parser::parseAnnotation(Param &param) {
+  SourceLoc loc = tok().loc;
+  bool pointer = consumeIf(TokenKind::Star);
+  std::string name;
+  if (!parseDottedName(name, "as the type of parameter '" + param.name + "'"))
+    return false;
+  if (!pointer && (name == "constexpr" || name == "tl.constexpr" ||
+                   name == "triton.language.constexpr")) {
+    param.annotation = ParamAnnotation::Constexpr;
+    return true;
+  }
+  std::optional<ScalarKind> kind = parseScalarKindName(name);
+  if (!kind)
+    return error(loc, "unknown type '" + llvm::Twine(pointer ? "*" : "") + name +
+                          "'; expected a scalar type (i32, fp32, ...), a pointer "
+                          "(*fp32, ...) or constexpr"),
+           false;
+  param.annotation = ParamAnnotation::Type;
+  param.type = Type::getScalar(*kind, pointer);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+bool Parser::parseSuite(Block &block, llvm::StringRef context) {
+  NestingScope nesting(*this);
+  if (!nesting.ok())
+    return false;
+  if (!is(TokenKind::Newline))
+    return parseSimpleLine(block);
+  consume();
+  if (!expect(TokenKind::Indent, "after " + context))
+    return false;
+  while (!failed && !consumeIf(TokenKind::Dedent)) {
+    if (is(TokenKind::Eof))
+      return error(tok().loc, "unexpected end of file in " + context), false;
+    parseStatement(block);
+  }
+  return !failed;
+}
+
+bool Parser::parseStatement(Block &block) {
+  StmtPtr stmt;
+  switch (tok().kind) {
+  case TokenKind::kw_if: {
+    SourceLoc loc = tok().loc;
+    consume();
+    stmt = parseIf(loc);
+    break;
+  }
+  case TokenKind::kw_for:
+    stmt = parseFor();
+    break;
+  case TokenKind::kw_while:
+    stmt = parseWhile();
+    break;
+  case TokenKind::kw_def:
+  case TokenKind::At:
+    return error(tok().loc, "nested functions are not supported; define device "
+                            "functions at the top level"),
+           false;
+  case TokenKind::Indent:
+    return error(tok().loc, "unexpected indent"), false;
+  case TokenKind::kw_elif:
+  case TokenKind::kw_else:
+    return error(tok().loc, "'" + tok().text + "' without a matching 'if'"), false;
+  case TokenKind::kw_class:
+  case TokenKind::kw_try:
+  case TokenKind::kw_with:
+  case TokenKind::kw_except:
+  case TokenKind::kw_finally:
+    return error(tok().loc, "'" + tok().text + "' statements are not supported"),
+           false;
+  default:
+    return parseSimpleLine(block);
+  }
+  if (stmt)
+    block.push_back(std::move(stmt));
+  return !failed;
+}
+
+bool Parser::parseSimpleLine(Block &block) {
+  do {
+    if (is(TokenKind::Newline))
+      break;
+    StmtPtr stmt = parseSmallStatement();
+    if (failed)
+      return false;
+    if (stmt)
+      block.push_back(std::move(stmt));
+  } while (consumeIf(TokenKind::Semi));
+  return expect(TokenKind::Newline, "at end of statement");
+}
+
+StmtPtr Parser::parseSmallStatement() {
+  SourceLoc loc = tok().loc;
+  switch (tok().kind) {
+  case TokenKind::kw_pass:
+    consume();
+    return std::make_unique<KeywordStmt>(loc, Stmt::Kind::Pass);
+  case TokenKind::kw_break:
+    consume();
+    return std::make_unique<KeywordStmt>(loc, Stmt::Kind::Break);
+  case TokenKind::kw_continue:
+    consume();
+    return std::make_unique<KeywordStmt>(loc, Stmt::Kind::Continue);
+  case TokenKind::kw_return: {
+    consume();
+    ExprPtr value;
+    if (startsExpr() && !(value = parseExprList()))
+      return nullptr;
+    return std::make_unique<ReturnStmt>(loc, std::move(value));
+  }
+  case TokenKind::kw_assert: {
+    consume();
+    ExprPtr cond = parseExpr(), message;
+    if (!cond || (consumeIf(TokenKind::Comma) && !(message = parseExpr())))
+      return nullptr;
+    return std::make_unique<AssertStmt>(loc, std::move(cond), std::move(message));
+  }
+  case TokenKind::kw_import:
+  case TokenKind::kw_from:
+    return error(loc, "imports are only allowed at the top level");
+  case TokenKind::kw_global:
+  case TokenKind::kw_nonlocal:
+  case TokenKind::kw_del:
+  case TokenKind::kw_raise:
+  case TokenKind::kw_yield:
+    return error(loc, "'" + tok().text + "' statements are not supported");
+  default:
+    return parseExprStatement();
+  }
+}
+
+StmtPtr Parser::parseIf(SourceLoc loc) {
+  ExprPtr cond = parseExpr();
+  Block thenBlock, elseBlock;
+  if (!cond || !expect(TokenKind::Colon, "after 'if' condition") ||
+      !parseSuite(thenBlock, "'if' statement"))
+    return nullptr;
+  if (is(TokenKind::kw_elif)) {
+    SourceLoc elifLoc = tok().loc;
+    consume();
+    NestingScope nesting(*this);
+    StmtPtr elif = nesting.ok() ? parseIf(elifLoc) : nullptr;
+    if (!elif)
+      return nullptr;
+    elseBlock.push_back(std::move(elif));
+  } else if (consumeIf(TokenKind::kw_else)) {
+    if (!expect(TokenKind::Colon, "after 'else'") ||
+        !parseSuite(elseBlock, "'else'"))
+      return nullptr;
+  }
+  return std::make_unique<IfStmt>(loc, std::move(cond), std::move(thenBlock),
+                                  std::move(elseBlock));
+}
+
+StmtPtr Parser::parseFor() {
+  SourceLoc loc = tok().loc;
+  consume();
+  // The target is parsed below comparisons so that `in` is not an operator.
+  ExprPtr target = parseBinary(PrecBitOr);
+  if (target && is(TokenKind::Comma)) {
+    std::vector<ExprPtr> elements;
+    elements.push_back(std::move(target));
+    while (consumeIf(TokenKind::Comma) && !is(TokenKind::kw_in))
+      if (ExprPtr element = parseBinary(PrecBitOr))
+        elements.push_back(std::move(element));
+      else
+        return nullptr;
+    target = std::make_unique<TupleExpr>(loc, std::move(elements), false);
+  }
+  if (!target || !checkAssignTarget(*target) ||
+      !expect(TokenKind::kw_in, "after 'for' target"))
+    return nullptr;
+  ExprPtr iter = parseExprList();
+  Block body;
+  if (!iter || !expect(TokenKind::Colon, "after 'for' iterable") ||
+      !parseSuite(body, "'for' statement"))
+    return nullptr;
+  if (is(TokenKind::kw_else))
+    return error(tok().loc, "'for ... else' is not supported");
+  return std::make_unique<ForStmt>(loc, std::move(target), std::move(iter),
+                                   std::move(body));
+}
+
+StmtPtr Parser::parseWhile() {
+  SourceLoc loc = tok().loc;
+  consume();
+  ExprPtr cond = parseExpr();
+  Block body;
+  if (!cond || !expect(TokenKind::Colon, "after 'while' condition") ||
+      !parseSuite(body, "'while' statement"))
+    return nullptr;
+  if (is(TokenKind::kw_else))
+    return error(tok().loc, "'while ... else' is not supported");
+  return std::make_unique<WhileStmt>(loc, std::move(cond), std::move(body));
+}
+
+bool Parser::checkAssignTarget(const Expr &target) {
+  if (llvm::isa<NameExpr>(target))
+    return true;
+  if (auto *tuple = llvm::dyn_cast<TupleExpr>(&target)) {
+    for (const ExprPtr &element : tuple->getElements())
+      if (!checkAssignTarget(*element))
+        return false;
+    return true;
+  }
+  if (llvm::isa<SubscriptExpr>(target) || llvm::isa<AttributeExpr>(target))
+    return error(target.getLoc(), "cannot assign to an element or attribute; tiles "
+                                  "are values, build a new one instead"),
+           false;
+  return error(target.getLoc(), "cannot assign to this expression"), false;
+}
+
+StmtPtr Parser::parseExprStatement() {
+  SourceLoc loc = tok().loc;
+  ExprPtr expr = parseExprList();
+  if (!expr)
+    return nullptr;
+  if (consumeIf(TokenKind::Equal)) {
+    if (!checkAssignTarget(*expr))
+      return nullptr;
+    ExprPtr value = parseExprList();
+    if (!value)
+      return nullptr;
+    if (is(TokenKind::Equal))
+      return error(tok().loc, "chained assignment ('a = b = c') is not supported");
+    return std::make_unique<AssignStmt>(loc, std::move(expr), std::move(value));
+  }
+  static const std::pair<TokenKind, BinaryOp> kAugmented[] = {
+      {TokenKind::PlusEqual, BinaryOp::Add},
+      {TokenKind::MinusEqual, BinaryOp::Sub},
+      {TokenKind::StarEqual, BinaryOp::Mul},
+      {TokenKind::SlashEqual, BinaryOp::Div},
+      {TokenKind::SlashSlashEqual, BinaryOp::FloorDiv},
+      {TokenKind::PercentEqual, BinaryOp::Mod},
+      {TokenKind::StarStarEqual, BinaryOp::Pow},
+      {TokenKind::AmpEqual, BinaryOp::BitAnd},
+      {TokenKind::PipeEqual, BinaryOp::BitOr},
+      {TokenKind::CaretEqual, BinaryOp::BitXor},
+      {TokenKind::LessLessEqual, BinaryOp::LShift},
+      {TokenKind::GreaterGreaterEqual, BinaryOp::RShift},
+      {TokenKind::AtEqual, BinaryOp::MatMul},
+  };
+  for (auto [kind, op] : kAugmented) {
+    if (!is(kind))
+      continue;
+    consume();
+    if (!llvm::isa<NameExpr>(*expr))
+      return error(expr->getLoc(), "augmented assignment needs a single name as "
+                                   "its target");
+    ExprPtr value = parseExprList();
+    if (!value)
+      return nullptr;
+    return std::make_unique<AugAssignStmt>(loc, op, std::move(expr), std::move(value));
+  }
+  if (is(TokenKind::Colon))
+    return error(tok().loc, "annotated assignments ('x: type = value') are not "
+                            "supported");
+  return std::make_unique<ExprStmt>(loc, std::move(expr));
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+bool Parser::startsExpr() const {
+  switch (tok().kind) {
+  case TokenKind::Identifier: case TokenKind::Int: case TokenKind::Float:
+  case TokenKind::String: case TokenKind::LParen: case TokenKind::LSquare:
+  case TokenKind::LBrace: case TokenKind::Minus: case TokenKind::Plus:
+  case TokenKind::Tilde: case TokenKind::kw_not: case TokenKind::kw_None:
+  case TokenKind::kw_True: case TokenKind::kw_False: case TokenKind::kw_lambda:
+  case TokenKind::Ellipsis:
+    return true;
+  default:
+    return false;
+  }
+}
+
+ExprPtr Parser::parseExprList() {
+  SourceLoc loc = tok().loc;
+  ExprPtr first = parseExpr();
+  if (!first || !is(TokenKind::Comma))
+    return first;
+  std::vector<ExprPtr> elements;
+  elements.push_back(std::move(first));
+  while (consumeIf(TokenKind::Comma) && startsExpr()) {
+    ExprPtr element = parseExpr();
+    if (!element)
+      return nullptr;
+    elements.push_back(std::move(element));
+  }
+  return checkHeight(std::make_unique<TupleExpr>(loc, std::move(elements), false));
+}
+
+ExprPtr Parser::parseExpr() {
+  if (is(TokenKind::kw_lambda))
+    return error(tok().loc, "lambda expressions are not supported");
+  ExprPtr value = parseBinary(PrecOr);
+  if (!value || !is(TokenKind::kw_if))
+    return value;
+  SourceLoc loc = tok().loc;
+  consume();
+  NestingScope nesting(*this);
+  if (!nesting.ok())
+    return nullptr;
+  ExprPtr cond = parseBinary(PrecOr);
+  if (!cond || !expect(TokenKind::kw_else, "in conditional expression"))
+    return nullptr;
+  ExprPtr elseValue = parseExpr();
+  if (!elseValue)
+    return nullptr;
+  return checkHeight(std::make_unique<IfExpr>(loc, std::move(cond), std::move(value),
+                                              std::move(elseValue)));
+}
+
+int Parser::getBinaryPrecedence(BinaryOp &op, unsigned &numTokens) const {
+  numTokens = 1;
+  switch (tok().kind) {
+  case TokenKind::kw_or: op = BinaryOp::Or; return PrecOr;
+  case TokenKind::kw_and: op = BinaryOp::And; return PrecAnd;
+  case TokenKind::Less: op = BinaryOp::Lt; return PrecCompare;
+  case TokenKind::LessEqual: op = BinaryOp::Le; return PrecCompare;
+  case TokenKind::Greater: op = BinaryOp::Gt; return PrecCompare;
+  case TokenKind::GreaterEqual: op = BinaryOp::Ge; return PrecCompare;
+  case TokenKind::EqualEqual: op = BinaryOp::Eq; return PrecCompare;
+  case TokenKind::NotEqual: op = BinaryOp::Ne; return PrecCompare;
+  case TokenKind::kw_is:
+    if (peek().kind == TokenKind::kw_not) {
+      numTokens = 2;
+      op = BinaryOp::IsNot;
+    } else {
+      op = BinaryOp::Is;
+    }
+    return PrecCompare;
+  case TokenKind::Pipe: op = BinaryOp::BitOr; return PrecBitOr;
+  case TokenKind::Caret: op = BinaryOp::BitXor; return PrecBitXor;
+  case TokenKind::Amp: op = BinaryOp::BitAnd; return PrecBitAnd;
+  case TokenKind::LessLess: op = BinaryOp::LShift; return PrecShift;
+  case TokenKind::GreaterGreater: op = BinaryOp::RShift; return PrecShift;
+  case TokenKind::Plus: op = BinaryOp::Add; return PrecAdd;
+  case TokenKind::Minus: op = BinaryOp::Sub; return PrecAdd;
+  case TokenKind::Star: op = BinaryOp::Mul; return PrecMul;
+  case TokenKind::Slash: op = BinaryOp::Div; return PrecMul;
+  case TokenKind::SlashSlash: op = BinaryOp::FloorDiv; return PrecMul;
+  case TokenKind::Percent: op = BinaryOp::Mod; return PrecMul;
+  case TokenKind::At: op = BinaryOp::MatMul; return PrecMul;
+  default: return PrecNone;
+  }
+}
+
+ExprPtr Parser::parseBinary(int minPrec) {
+  NestingScope nesting(*this);
+  if (!nesting.ok())
+    return nullptr;
+  ExprPtr lhs;
+  if (minPrec <= PrecNot && is(TokenKind::kw_not)) {
+    SourceLoc loc = tok().loc;
+    consume();
+    ExprPtr operand = parseBinary(PrecNot);
+    if (!operand)
+      return nullptr;
+    lhs = std::make_unique<UnaryExpr>(loc, UnaryOp::Not, std::move(operand));
+  } else {
+    lhs = parseUnary();
+  }
+  bool lastWasComparison = false;
+  while (lhs) {
+    if ((is(TokenKind::kw_in) || (is(TokenKind::kw_not) && peek().is(TokenKind::kw_in))) &&
+        minPrec <= PrecCompare)
+      return error(tok().loc, "the 'in' operator is not supported");
+    BinaryOp op;
+    unsigned numTokens;
+    int prec = getBinaryPrecedence(op, numTokens);
+    if (prec == PrecNone || prec < minPrec)
+      break;
+    SourceLoc loc = tok().loc;
+    if (prec == PrecCompare && lastWasComparison)
+      return error(loc, "chained comparisons like 'a < b < c' are not supported; "
+                        "write '(a < b) and (b < c)'");
+    lastWasComparison = prec == PrecCompare;
+    for (unsigned i = 0; i < numTokens; ++i)
+      consume();
+    ExprPtr rhs = parseBinary(prec + 1);
+    if (!rhs)
+      return nullptr;
+    lhs = checkHeight(
+        std::make_unique<BinaryExpr>(loc, op, std::move(lhs), std::move(rhs)));
+  }
+  return lhs;
+}
+
+ExprPtr Parser::parseUnary() {
+  NestingScope nesting(*this);
+  if (!nesting.ok())
+    return nullptr;
+  SourceLoc loc = tok().loc;
+  std::optional<UnaryOp> op;
+  if (is(TokenKind::Minus))
+    op = UnaryOp::Neg;
+  else if (is(TokenKind::Plus))
+    op = UnaryOp::Pos;
+  else if (is(TokenKind::Tilde))
+    op = UnaryOp::Invert;
+  if (op) {
+    consume();
+    ExprPtr operand = parseUnary();
+    if (!operand)
+      return nullptr;
+    return checkHeight(std::make_unique<UnaryExpr>(loc, *op, std::move(operand)));
+  }
+  ExprPtr base = parsePrimary();
+  if (!base || !is(TokenKind::StarStar))
+    return base;
+  loc = tok().loc;
+  consume();
+  ExprPtr exponent = parseUnary(); // Right-associative; binds `-` on the right.
+  if (!exponent)
+    return nullptr;
+  return checkHeight(std::make_unique<BinaryExpr>(loc, BinaryOp::Pow, std::move(base),
+                                                  std::move(exponent)));
+}
+
+ExprPtr Parser::parsePrimary() {
+  SourceLoc start = tok().loc;
+  ExprPtr expr = parseAtom();
+  while (expr) {
+    if (consumeIf(TokenKind::LParen)) {
+      std::vector<CallArg> args;
+      if (!parseCallArgs(args))
+        return nullptr;
+      expr = std::make_unique<CallExpr>(start, std::move(expr), std::move(args));
+    } else if (consumeIf(TokenKind::LSquare)) {
+      std::vector<ExprPtr> indices;
+      do {
+        if (is(TokenKind::RSquare) && !indices.empty())
+          break;
+        ExprPtr index = parseSubscriptItem();
+        if (!index)
+          return nullptr;
+        indices.push_back(std::move(index));
+      } while (consumeIf(TokenKind::Comma));
+      if (!expect(TokenKind::RSquare, "to close the subscript"))
+        return nullptr;
+      expr = std::make_unique<SubscriptExpr>(start, std::move(expr), std::move(indices));
+    } else if (consumeIf(TokenKind::Dot)) {
+      if (!is(TokenKind::Identifier))
+        return expect(TokenKind::Identifier, "after '.'"), nullptr;
+      expr = std::make_unique<AttributeExpr>(start, std::move(expr),
+                                             tok().text.str(), tok().loc);
+      consume();
+    } else {
+      break;
+    }
+    expr = checkHeight(std::move(expr));
+  }
+  return expr;
+}
+
+bool Parser::parseCallArgs(std::vector<CallArg> &args) {
+  // The '(' has been consumed.
+  NestingScope nesting(*this);
+  if (!nesting.ok())
+    return false;
+  llvm::StringSet<> keywords;
+  while (!is(TokenKind::RParen)) {
+    CallArg arg;
+    arg.loc = tok().loc;
+    if (is(TokenKind::Star) || is(TokenKind::StarStar))
+      return error(tok().loc, "'*' and '**' arguments are not supported"), false;
+    if (is(TokenKind::Identifier) && peek().is(TokenKind::Equal)) {
+      arg.keyword = tok().text.str();
+      if (!keywords.insert(arg.keyword).second)
+        return error(arg.loc, "keyword argument '" + arg.keyword + "' repeated"), false;
+      consume();
+      consume();
+    } else if (!keywords.empty()) {
+      return error(arg.loc, "positional argument follows keyword argument"), false;
+    }
+    arg.value = parseExpr();
+    if (!arg.value)
+      return false;
+    if (is(TokenKind::kw_for))
+      return error(tok().loc, "generator expressions are not supported"), false;
+    args.push_back(std::move(arg));
+    if (!consumeIf(TokenKind::Comma))
+      break;
+  }
+  return expect(TokenKind::RParen, "to close the argument list");
+}
+
+ExprPtr Parser::parseSubscriptItem() {
+  SourceLoc loc = tok().loc;
+  ExprPtr parts[3];
+  unsigned numColons = 0;
+  auto endsPart = [&] {
+    return is(TokenKind::Colon) || is(TokenKind::Comma) || is(TokenKind::RSquare);
+  };
+  if (!endsPart() && !(parts[0] = parseExpr()))
+    return nullptr;
+  while (numColons < 2 && consumeIf(TokenKind::Colon)) {
+    ++numColons;
+    if (!endsPart() && !(parts[numColons] = parseExpr()))
+      return nullptr;
+  }
+  if (numColons == 0) {
+    if (!parts[0])
+      return error(tok().loc, "expected an index, got " + describe(tok()));
+    return std::move(parts[0]);
+  }
+  return std::make_unique<SliceExpr>(loc, std::move(parts[0]), std::move(parts[1]),
+                                     std::move(parts[2]));
+}
+
+ExprPtr Parser::parseAtom() {
+  const Token &token = tok();
+  SourceLoc loc = token.loc;
+  switch (token.kind) {
+  case TokenKind::Identifier: {
+    auto name = std::make_unique<NameExpr>(loc, token.text.str());
+    consume();
+    return name;
+  }
+  case TokenKind::Int: {
+    if (token.intValue > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      return error(loc, "integer literal " + token.text +
+                            " is too large; the maximum is 2**63 - 1");
+    auto value = static_cast<int64_t>(token.intValue);
+    consume();
+    return std::make_unique<ConstantExpr>(loc, ConstValue::getInt(value));
+  }
+  case TokenKind::Float: {
+    double value = token.floatValue;
+    consume();
+    return std::make_unique<ConstantExpr>(loc, ConstValue::getFloat(value));
+  }
+  case TokenKind::String: {
+    std::string value;
+    while (is(TokenKind::String)) { // Adjacent literals concatenate.
+      value += tok().stringValue;
+      consume();
+    }
+    return std::make_unique<ConstantExpr>(loc, ConstValue::getString(value));
+  }
+  case TokenKind::kw_True:
+  case TokenKind::kw_False: {
+    bool value = token.is(TokenKind::kw_True);
+    consume();
+    return std::make_unique<ConstantExpr>(loc, ConstValue::getBool(value));
+  }
+  case TokenKind::kw_None:
+    consume();
+    return std::make_unique<ConstantExpr>(loc, ConstValue::getNone());
+  case TokenKind::LParen:
+    return parseParenOrTuple();
+  case TokenKind::LSquare:
+    return parseList();
+  case TokenKind::LBrace:
+    return error(loc, "dict and set literals are not supported");
+  case TokenKind::Ellipsis:
+    return error(loc, "'...' is not supported");
+  case TokenKind::kw_lambda:
+    return error(loc, "lambda expressions are not supported");
+  default:
+    return error(loc, "expected an expression, got " + describe(token));
+  }
+}
+
+ExprPtr Parser::parseParenOrTuple() {
+  SourceLoc loc = tok().loc;
+  consume(); // '('
+  NestingScope nesting(*this);
+  if (!nesting.ok())
+    return nullptr;
+  std::vector<ExprPtr> elements;
+  bool sawComma = false;
+  while (!is(TokenKind::RParen)) {
+    ExprPtr element = parseExpr();
+    if (!element)
+      return nullptr;
+    if (is(TokenKind::kw_for))
+      return error(tok().loc, "generator expressions are not supported");
+    elements.push_back(std::move(element));
+    if (!consumeIf(TokenKind::Comma))
+      break;
+    sawComma = true;
+  }
+  if (!expect(TokenKind::RParen, "to close '('"))
+    return nullptr;
+  if (elements.size() == 1 && !sawComma)
+    return std::move(elements[0]);
+  return checkHeight(std::make_unique<TupleExpr>(loc, std::move(elements), false));
+}
+
+ExprPtr Parser::parseList() {
+  SourceLoc loc = tok().loc;
+  consume(); // '['
+  NestingScope nesting(*this);
+  if (!nesting.ok())
+    return nullptr;
+  std::vector<ExprPtr> elements;
+  while (!is(TokenKind::RSquare)) {
+    ExprPtr element = parseExpr();
+    if (!element)
+      return nullptr;
+    if (is(TokenKind::kw_for))
+      return error(tok().loc, "list comprehensions are not supported");
+    elements.push_back(std::move(element));
+    if (!consumeIf(TokenKind::Comma))
+      break;
+  }
+  if (!expect(TokenKind::RSquare, "to close '['"))
+    return nullptr;
+  return checkHeight(std::make_unique<TupleExpr>(loc, std::move(elements), true));
+}
+
+std::unique_ptr<Module> tilec::parseFile(unsigned bufferId, DiagnosticEngine &diag) {
+  unsigned errorsBefore = diag.getNumErrors();
+  std::vector<Token> tokens = lex(bufferId, diag);
+  if (diag.getNumErrors() != errorsBefore)
+    return nullptr;
+  return Parser(std::move(tokens), diag).parseModule();
+}

@@ -1,0 +1,399 @@
+//===- Sema.cpp - Kernel specialization and statements --------------------===//
+//
+// Selects kernels, binds constexpr parameters (defaults and -D overrides),
+// reads decorator options, and analyzes statements into the typed body.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaImpl.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace tilec;
+
+/// Static unrolling beyond this many iterations is an error.
+static constexpr int64_t kMaxUnroll = 4096;
+
+Variable *KernelInstance::createVariable(llvm::StringRef name, SourceLoc loc) {
+  variables.push_back(std::make_unique<Variable>(name.str(), loc));
+  return variables.back().get();
+}
+
+bool tilec::parseDefine(llvm::StringRef text,
+                        std::pair<std::string, ConstValue> &result,
+                        std::string &error) {
+  auto [name, value] = text.split('=');
+  name = name.trim();
+  if (!text.contains('=') || name.empty() || !llvm::all_of(name, [](char c) {
+        return llvm::isAlnum(c) || c == '_';
+      }) || llvm::isDigit(name[0])) {
+    error = "expected NAME=VALUE in -D '" + text.str() + "'";
+    return false;
+  }
+  value = value.trim();
+  result.first = name.str();
+  int64_t intValue;
+  double floatValue;
+  if (value == "True" || value == "true" || value == "False" || value == "false")
+    result.second = ConstValue::getBool(value[0] == 'T' || value[0] == 't');
+  else if (!value.getAsInteger(0, intValue))
+    result.second = ConstValue::getInt(intValue);
+  else if (!value.empty() && !value.getAsDouble(floatValue))
+    result.second = ConstValue::getFloat(floatValue);
+  else if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+           value.back() == value.front())
+    result.second = ConstValue::getString(value.drop_front().drop_back());
+  else
+    result.second = ConstValue::getString(value);
+  return true;
+}
+
+std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
+  unsigned errorsBefore = diag.getNumErrors();
+  auto instance = std::make_unique<KernelInstance>();
+  instance->def = &def;
+  instance->name = def.getName().str();
+  instance->loc = def.getLoc();
+  kernel = instance.get();
+  out = &instance->body;
+  scope.clear();
+  variables.clear();
+
+  // Decorator options; the command line wins over the decorator.
+  std::optional<unsigned> numWarps, numStages;
+  for (const Decorator &decorator : def.decorators) {
+    llvm::StringRef name = decorator.name, last = name.rsplit('.').second;
+    if (last.empty())
+      last = name;
+    llvm::StringRef prefix = name.size() > last.size() ? name.drop_back(last.size() + 1) : "";
+    if ((last != "kernel" && last != "jit") ||
+        !(prefix.empty() || prefix == "triton" || prefix == "tl" || prefix == "tilec")) {
+      diag.error(decorator.loc, "unknown decorator '@" + name +
+                                    "'; expected @kernel, @jit or @triton.jit");
+      continue;
+    }
+    for (const CallArg &arg : decorator.args) {
+      std::optional<unsigned> *slot = arg.keyword == "num_warps"    ? &numWarps
+                                      : arg.keyword == "num_stages" ? &numStages
+                                                                    : nullptr;
+      if (!slot) {
+        diag.error(arg.loc, arg.keyword.empty()
+                                ? llvm::Twine("options of @") + name + " must be keywords"
+                                : "unknown option '" + arg.keyword + "' of @" + name +
+                                      "; expected num_warps or num_stages");
+        continue;
+      }
+      ExprPtr value = analyzeExpr(*arg.value);
+      std::optional<int64_t> v = value ? requireConstInt(*value, arg.keyword) : std::nullopt;
+      if (v && (*v < 1 || *v > 1024))
+        diag.error(arg.value->getLoc(), arg.keyword + " must be between 1 and 1024, got " +
+                                            llvm::Twine(*v));
+      else if (v)
+        *slot = static_cast<unsigned>(*v);
+    }
+  }
+  instance->numWarps = options.numWarps.value_or(numWarps.value_or(options.defaultNumWarps));
+  instance->numStages =
+      options.numStages.value_or(numStages.value_or(options.defaultNumStages));
+  if (instance->numWarps == 0 || instance->numWarps > 32 ||
+      (instance->numWarps & (instance->numWarps - 1)))
+    diag.error(def.getLoc(), "num_warps must be a power of two between 1 and 32, got " +
+                                 llvm::Twine(instance->numWarps));
+
+  for (const Param &param : def.params) {
+    KernelParam kp;
+    kp.name = param.name;
+    kp.loc = param.loc;
+    const std::pair<std::string, ConstValue> *define = nullptr;
+    for (const auto &d : options.defines)
+      if (d.first == param.name)
+        define = &d; // The last -D wins.
+    switch (param.annotation) {
+    case ParamAnnotation::None:
+      diag.error(param.loc, "parameter '" + param.name + "' of kernel '" +
+                                def.getName() + "' needs a type annotation, e.g. '" +
+                                param.name + ": *fp32', '" + param.name +
+                                ": i32' or '" + param.name + ": constexpr'");
+      scope[param.name].poisoned = true;
+      continue;
+    case ParamAnnotation::Constexpr: {
+      kp.isConstexpr = true;
+      if (define) {
+        kp.value = define->second;
+      } else if (param.defaultValue) {
+        ExprPtr value = analyzeExpr(*param.defaultValue);
+        const ConstValue *constant = value ? getConstexpr(*value) : nullptr;
+        if (!constant) {
+          if (value)
+            diag.error(param.defaultValue->getLoc(),
+                       "the default of constexpr parameter '" + param.name +
+                           "' must be a constant");
+          scope[param.name].poisoned = true;
+          continue;
+        }
+        kp.value = *constant;
+      } else {
+        diag.error(param.loc, "constexpr parameter '" + param.name + "' of kernel '" +
+                                  def.getName() + "' has no value; give it a default "
+                                  "or pass -D " + param.name + "=VALUE");
+        scope[param.name].poisoned = true;
+        continue;
+      }
+      scope[param.name] = Binding{kp.value, nullptr, Type::getConstexpr(), false};
+      break;
+    }
+    case ParamAnnotation::Type:
+      if (define)
+        diag.error(param.loc, "-D " + param.name + ": '" + param.name +
+                                  "' is a runtime parameter of kernel '" +
+                                  def.getName() + "', not a constexpr");
+      if (param.defaultValue)
+        diag.error(param.defaultValue->getLoc(),
+                   "only constexpr parameters can have a default value");
+      kp.type = param.type;
+      kp.var = instance->createVariable(param.name, param.loc);
+      variables[param.name] = kp.var;
+      scope[param.name] = Binding{ConstValue(), kp.var, param.type, false};
+      break;
+    }
+    instance->params.push_back(std::move(kp));
+  }
+
+  analyzeBlock(def.body);
+  kernel = nullptr;
+  out = nullptr;
+  if (diag.getNumErrors() != errorsBefore)
+    return nullptr;
+  return instance;
+}
+
+void Sema::analyzeBlock(const Block &block) {
+  for (const StmtPtr &stmt : block)
+    analyzeStmt(*stmt);
+}
+
+void Sema::bind(llvm::StringRef name, SourceLoc loc, ExprPtr value) {
+  Binding &binding = scope[name];
+  binding = Binding();
+  if (!value) {
+    binding.poisoned = true;
+    return;
+  }
+  if (const ConstValue *constant = getConstexpr(*value)) {
+    binding.value = *constant; // Constexpr locals stay compile-time values.
+    return;
+  }
+  if (!value->getType().isValue()) {
+    diag.error(value->getLoc(), "this expression has no value to assign to '" +
+                                    name + "'");
+    binding.poisoned = true;
+    return;
+  }
+  Variable *&var = variables[name];
+  if (!var)
+    var = kernel->createVariable(name, loc);
+  binding.var = var;
+  binding.type = value->getType();
+  auto target = std::make_unique<NameExpr>(loc, name.str(), var);
+  target->setType(binding.type);
+  out->push_back(std::make_unique<AssignStmt>(loc, std::move(target), std::move(value)));
+}
+
+void Sema::analyzeAssign(const AssignStmt &stmt) {
+  const Expr &target = stmt.getTarget();
+  if (auto *name = llvm::dyn_cast<NameExpr>(&target)) {
+    bind(name->getName(), name->getLoc(), analyzeExpr(stmt.getValue()));
+    return;
+  }
+  // Tuple targets: evaluate every value first, then bind (Python order).
+  auto &targets = llvm::cast<TupleExpr>(target);
+  std::vector<ExprPtr> values;
+  if (auto *tuple = llvm::dyn_cast<TupleExpr>(&stmt.getValue())) {
+    for (const ExprPtr &element : tuple->getElements())
+      values.push_back(analyzeExpr(*element));
+  } else if (ExprPtr value = analyzeExpr(stmt.getValue())) {
+    const ConstValue *constant = getConstexpr(*value);
+    if (!constant || !constant->isTuple()) {
+      diag.error(stmt.getValue().getLoc(),
+                 "not supported yet: unpacking a value that is not a tuple");
+    } else {
+      for (const ConstValue &element : constant->getTuple())
+        values.push_back(makeConstant(value->getLoc(), element));
+    }
+  }
+  bool arity = values.size() == targets.getElements().size();
+  if (!arity && !values.empty())
+    diag.error(stmt.getLoc(), "cannot unpack " + llvm::Twine(values.size()) +
+                                  " values into " +
+                                  llvm::Twine(targets.getElements().size()) + " targets");
+  for (size_t i = 0; i < targets.getElements().size(); ++i) {
+    const Expr &element = *targets.getElements()[i];
+    if (auto *name = llvm::dyn_cast<NameExpr>(&element)) {
+      bind(name->getName(), name->getLoc(),
+           arity ? std::move(values[i]) : nullptr);
+    } else {
+      diag.error(element.getLoc(), "not supported yet: nested tuple targets");
+    }
+  }
+}
+
+void Sema::analyzeFor(const ForStmt &stmt) {
+  auto *call = llvm::dyn_cast<CallExpr>(&stmt.getIter());
+  std::optional<Builtin> builtin;
+  if (call) {
+    if (auto *name = llvm::dyn_cast<NameExpr>(&call->getCallee()))
+      builtin = lookupBuiltin(name->getName());
+    else if (auto *attr = llvm::dyn_cast<AttributeExpr>(&call->getCallee()))
+      builtin = lookupBuiltin(attr->getDottedName());
+  }
+  if (builtin != Builtin::StaticRange) {
+    diag.error(stmt.getLoc(), "not supported yet: 'for' loops other than "
+                              "'for i in tl.static_range(...)'");
+    return;
+  }
+  auto *target = llvm::dyn_cast<NameExpr>(&stmt.getTarget());
+  if (!target) {
+    diag.error(stmt.getTarget().getLoc(), "the target of a static_range loop must be "
+                                          "a single name");
+    return;
+  }
+  // static_range(end) / (start, end) / (start, end, step): constexpr bounds.
+  int64_t bounds[3] = {0, 0, 1};
+  llvm::ArrayRef<CallArg> args = call->getArgs();
+  if (args.empty() || args.size() > 3) {
+    diag.error(call->getLoc(), "static_range takes 1 to 3 arguments, got " +
+                                   llvm::Twine(args.size()));
+    return;
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    ExprPtr value = analyzeExpr(*args[i].value);
+    std::optional<int64_t> bound =
+        value ? requireConstInt(*value, "a static_range bound") : std::nullopt;
+    if (!bound)
+      return;
+    bounds[args.size() == 1 ? 1 : i] = *bound;
+  }
+  auto [start, end, step] = bounds;
+  if (step == 0) {
+    diag.error(call->getLoc(), "static_range step must not be zero");
+    return;
+  }
+  __int128 span = step > 0 ? __int128(end) - start + step - 1
+                           : __int128(start) - end - step - 1;
+  __int128 count = span <= 0 ? 0 : span / (step > 0 ? __int128(step) : -__int128(step));
+  if (count > kMaxUnroll) {
+    diag.error(call->getLoc(), "static_range unrolls " +
+                                   llvm::Twine(static_cast<int64_t>(std::min<__int128>(
+                                       count, INT64_MAX))) +
+                                   " iterations; the limit is " + llvm::Twine(kMaxUnroll));
+    return;
+  }
+  for (int64_t i = 0; i < static_cast<int64_t>(count); ++i) {
+    bind(target->getName(), target->getLoc(),
+         makeConstant(target->getLoc(), ConstValue::getInt(start + i * step)));
+    analyzeBlock(stmt.getBody());
+  }
+}
+
+void Sema::analyzeStmt(const Stmt &stmt) {
+  switch (stmt.getKind()) {
+  case Stmt::Kind::Expr: {
+    const Expr &expr = llvm::cast<ExprStmt>(stmt).getExpr();
+    if (llvm::isa<ConstantExpr>(expr))
+      return; // Docstrings and other bare literals.
+    ExprPtr typed = analyzeExpr(expr);
+    if (typed && !getConstexpr(*typed))
+      out->push_back(std::make_unique<ExprStmt>(stmt.getLoc(), std::move(typed)));
+    return;
+  }
+  case Stmt::Kind::Assign:
+    analyzeAssign(llvm::cast<AssignStmt>(stmt));
+    return;
+  case Stmt::Kind::AugAssign: {
+    auto &aug = llvm::cast<AugAssignStmt>(stmt);
+    auto &target = llvm::cast<NameExpr>(aug.getTarget());
+    ExprPtr lhs = analyzeName(target);
+    ExprPtr rhs = lhs ? analyzeExpr(aug.getValue()) : nullptr;
+    ExprPtr value = rhs ? analyzeBinary(stmt.getLoc(), aug.getOp(), std::move(lhs),
+                                        std::move(rhs))
+                        : nullptr;
+    bind(target.getName(), target.getLoc(), std::move(value));
+    return;
+  }
+  case Stmt::Kind::If: {
+    auto &ifStmt = llvm::cast<IfStmt>(stmt);
+    ExprPtr cond = analyzeExpr(ifStmt.getCond());
+    if (!cond)
+      return;
+    if (const ConstValue *value = getConstexpr(*cond)) {
+      analyzeBlock(value->isTruthy() ? ifStmt.getThen() : ifStmt.getElse());
+      return;
+    }
+    diag.error(stmt.getLoc(), "not supported yet: 'if' with a runtime condition");
+    return;
+  }
+  case Stmt::Kind::For:
+    analyzeFor(llvm::cast<ForStmt>(stmt));
+    return;
+  case Stmt::Kind::Pass:
+    return;
+  case Stmt::Kind::While:
+    diag.error(stmt.getLoc(), "not supported yet: 'while' loops");
+    return;
+  case Stmt::Kind::Return:
+    diag.error(stmt.getLoc(), "not supported yet: 'return' in a kernel");
+    return;
+  case Stmt::Kind::Break:
+  case Stmt::Kind::Continue:
+    diag.error(stmt.getLoc(), "not supported yet: 'break' and 'continue'");
+    return;
+  case Stmt::Kind::Assert:
+    diag.error(stmt.getLoc(), "not supported yet: 'assert' (use tl.static_assert or "
+                              "tl.device_assert)");
+    return;
+  }
+}
+
+std::vector<std::unique_ptr<KernelInstance>>
+tilec::analyze(const Module &module, const SemaOptions &options,
+               DiagnosticEngine &diag) {
+  unsigned errorsBefore = diag.getNumErrors();
+  std::vector<const FunctionDef *> selected;
+  if (!options.kernelName.empty()) {
+    const FunctionDef *def = module.lookup(options.kernelName);
+    if (!def)
+      diag.error(SourceLoc(), "no kernel named '" + options.kernelName + "'");
+    else if (!def->isKernel())
+      diag.error(def->getLoc(), "'" + options.kernelName + "' is a device function, "
+                                "not a kernel (add @kernel)");
+    else
+      selected.push_back(def);
+  } else {
+    for (const auto &function : module.functions)
+      if (function->isKernel())
+        selected.push_back(function.get());
+    if (selected.empty())
+      diag.error(SourceLoc(), "no kernels in this file (a kernel is a function "
+                              "with a @kernel decorator)");
+  }
+  for (const auto &define : options.defines) {
+    bool found = llvm::any_of(selected, [&](const FunctionDef *def) {
+      return llvm::any_of(def->params, [&](const Param &param) {
+        return param.name == define.first;
+      });
+    });
+    if (!found && !selected.empty())
+      diag.error(SourceLoc(), "-D " + define.first + " does not name a parameter of " +
+                                  (selected.size() == 1
+                                       ? "kernel '" + selected[0]->getName().str() + "'"
+                                       : std::string("any kernel")));
+  }
+
+  std::vector<std::unique_ptr<KernelInstance>> kernels;
+  Sema sema(module, options, diag);
+  for (const FunctionDef *def : selected)
+    if (auto instance = sema.analyzeKernel(*def))
+      kernels.push_back(std::move(instance));
+  if (diag.getNumErrors() != errorsBefore)
+    kernels.clear();
+  return kernels;
+}

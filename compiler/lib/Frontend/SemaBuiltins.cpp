@@ -1,0 +1,574 @@
+//===- SemaBuiltins.cpp - Resolution and typing of calls ------------------===//
+//
+// Resolves a call to a builtin (with or without the `tl.` prefix, or as a
+// method), normalizes its arguments to signature order (keywords, defaults),
+// then checks and types it.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaImpl.h"
+
+using namespace tilec;
+
+static bool isNone(const Expr &expr) {
+  const ConstValue *value = Sema::getConstexpr(expr);
+  return value && value->isNone();
+}
+
+ExprPtr Sema::makeCall(SourceLoc loc, Builtin builtin, std::vector<ExprPtr> args,
+                       Type type) {
+  auto call = std::make_unique<BuiltinCallExpr>(loc, builtin, std::move(args));
+  call->setType(std::move(type));
+  return call;
+}
+
+ExprPtr Sema::analyzeCall(const CallExpr &call) {
+  const Expr &callee = call.getCallee();
+  std::optional<Builtin> builtin;
+  std::string calleeName;
+  ExprPtr self;
+  if (auto *name = llvm::dyn_cast<NameExpr>(&callee)) {
+    calleeName = name->getName().str();
+    if (scope.count(calleeName)) {
+      diag.error(callee.getLoc(), "'" + calleeName + "' is a variable, not a function");
+      return nullptr;
+    }
+    if (module.lookup(calleeName)) {
+      diag.error(callee.getLoc(), "not supported yet: calling device function '" +
+                                      calleeName + "'");
+      return nullptr;
+    }
+    if (!(builtin = lookupBuiltin(calleeName))) {
+      diag.error(callee.getLoc(), "unknown function '" + calleeName + "'");
+      return nullptr;
+    }
+  } else if (auto *attr = llvm::dyn_cast<AttributeExpr>(&callee)) {
+    std::string dotted = attr->getDottedName();
+    llvm::StringRef root = llvm::StringRef(dotted).split('.').first;
+    if (!dotted.empty() && !scope.count(root)) {
+      calleeName = dotted;
+      if (root != "tl" && root != "triton") {
+        diag.error(callee.getLoc(), "unknown name '" + root + "'");
+        return nullptr;
+      }
+      if (!(builtin = lookupBuiltin(dotted))) {
+        diag.error(callee.getLoc(), "unknown builtin '" + dotted + "'");
+        return nullptr;
+      }
+    } else {
+      if (!(self = analyzeExpr(attr->getBase())))
+        return nullptr;
+      calleeName = attr->getName().str();
+      if (!(builtin = lookupBuiltinMethod(calleeName))) {
+        const ConstValue *value = getConstexpr(*self);
+        diag.error(attr->getNameLoc(), "unknown method '" + calleeName + "' of " +
+                                           (value ? value->str() : self->getType().str()));
+        return nullptr;
+      }
+    }
+  } else {
+    diag.error(call.getLoc(), "this expression cannot be called");
+    return nullptr;
+  }
+  return analyzeBuiltin(*builtin, call, calleeName, std::move(self));
+}
+
+ExprPtr Sema::analyzeBuiltin(Builtin builtin, const CallExpr &call,
+                             llvm::StringRef calleeName, ExprPtr self) {
+  // Bare min/max with one argument or an axis are reductions.
+  if (builtin == Builtin::PyMin || builtin == Builtin::PyMax) {
+    bool reduction = call.getArgs().size() == 1 ||
+                     llvm::any_of(call.getArgs(), [](const CallArg &arg) {
+                       return arg.keyword == "axis";
+                     });
+    if (reduction)
+      builtin = builtin == Builtin::PyMin ? Builtin::Min : Builtin::Max;
+  }
+  std::vector<ExprPtr> args;
+  if (!normalizeArgs(builtin, call, calleeName, std::move(self), args))
+    return nullptr;
+  return typeBuiltin(builtin, call.getLoc(), calleeName, std::move(args));
+}
+
+bool Sema::normalizeArgs(Builtin builtin, const CallExpr &call,
+                         llvm::StringRef calleeName, ExprPtr self,
+                         std::vector<ExprPtr> &args) {
+  const BuiltinInfo &info = getBuiltinInfo(builtin);
+  size_t numParams = info.params.size();
+  std::vector<const Expr *> slots(numParams, nullptr), extra;
+  size_t numPositional = self ? 1 : 0;
+  for (const CallArg &arg : call.getArgs()) {
+    if (arg.keyword.empty()) {
+      if (numPositional < numParams) {
+        slots[numPositional++] = arg.value.get();
+      } else if (info.variadic) {
+        extra.push_back(arg.value.get());
+      } else {
+        diag.error(arg.loc, "too many arguments to '" + calleeName + "'; expected " +
+                                getBuiltinSignature(builtin));
+        return false;
+      }
+      continue;
+    }
+    auto it = llvm::find_if(info.params, [&](const BuiltinParam &param) {
+      return param.name == arg.keyword;
+    });
+    if (it == info.params.end()) {
+      diag.error(arg.loc, "'" + calleeName + "' got an unexpected keyword argument '" +
+                              arg.keyword + "'; expected " +
+                              getBuiltinSignature(builtin));
+      return false;
+    }
+    size_t index = it - info.params.begin();
+    if (index < numPositional || slots[index]) {
+      diag.error(arg.loc, "'" + calleeName + "' got multiple values for argument '" +
+                              arg.keyword + "'");
+      return false;
+    }
+    slots[index] = arg.value.get();
+  }
+  for (size_t i = 0; i < numParams; ++i) {
+    if (i == 0 && self) {
+      args.push_back(std::move(self));
+    } else if (slots[i]) {
+      ExprPtr value = analyzeExpr(*slots[i]);
+      if (!value)
+        return false;
+      args.push_back(std::move(value));
+    } else if (info.params[i].required) {
+      diag.error(call.getLoc(), "'" + calleeName + "' is missing required argument '" +
+                                    info.params[i].name + "'; expected " +
+                                    getBuiltinSignature(builtin));
+      return false;
+    } else {
+      args.push_back(makeConstant(call.getLoc(), info.params[i].defaultValue));
+    }
+  }
+  for (const Expr *value : extra) {
+    if (!(args.emplace_back(analyzeExpr(*value))))
+      return false;
+  }
+  return true;
+}
+
+/// Requires a dtype constant such as tl.float16.
+static std::optional<ScalarKind> requireDType(const Expr &expr, DiagnosticEngine &diag) {
+  const ConstValue *value = Sema::getConstexpr(expr);
+  if (value && value->isDType())
+    return value->getDType();
+  diag.error(expr.getLoc(), "expected a dtype such as tl.float16, got " +
+                                (value ? value->str() : expr.getType().str()));
+  return std::nullopt;
+}
+
+ExprPtr Sema::typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> args) {
+  bool isLoad = builtin == Builtin::Load;
+  llvm::StringRef name = isLoad ? "load" : "store";
+  const ConstValue *ptrValue = getConstexpr(*args[0]);
+  Type ptrType = args[0]->getType();
+  if (ptrValue || !ptrType.isPointer()) {
+    diag.error(args[0]->getLoc(), "'ptr' of " + name + " must be a pointer or a tile "
+                                  "of pointers, got " +
+                                      (ptrValue ? ptrValue->str() : ptrType.str()));
+    return nullptr;
+  }
+  llvm::ArrayRef<int64_t> shape = ptrType.getShape();
+  // `mask` and `other`/`value` must broadcast to the pointer's shape.
+  auto checkShape = [&](const Expr &operand, llvm::StringRef what) {
+    const Type &type = operand.getType();
+    std::optional<Shape> merged = broadcastShapes(type.getShape(), shape);
+    if (merged && *merged == shape)
+      return true;
+    diag.error(operand.getLoc(), "'" + what + "' has shape " +
+                                     formatShape(type.getShape()) + " but the pointer " +
+                                     (shape.empty() ? llvm::Twine("is a scalar")
+                                                    : "tile has shape " + formatShape(shape)));
+    return false;
+  };
+  unsigned maskIndex = isLoad ? 1 : 2, valueIndex = isLoad ? 2 : 1;
+  ExprPtr &mask = args[maskIndex];
+  if (!isNone(*mask)) {
+    const ConstValue *maskValue = getConstexpr(*mask);
+    if (maskValue ? !maskValue->isBool()
+                  : !mask->getType().isValue() ||
+                        mask->getType().getElement() != ScalarKind::I1 ||
+                        mask->getType().isPointer()) {
+      diag.error(mask->getLoc(), "'mask' must be a boolean (i1) tile or scalar, got " +
+                                     (maskValue ? maskValue->str() : mask->getType().str()));
+      return nullptr;
+    }
+    if (!maskValue && !checkShape(*mask, "mask"))
+      return nullptr;
+    mask = coerce(std::move(mask), ScalarKind::I1, shape);
+  }
+  ExprPtr &value = args[valueIndex];
+  if (!(isLoad && isNone(*value))) {
+    llvm::StringRef what = isLoad ? "other" : "value";
+    const ConstValue *constant = getConstexpr(*value);
+    if (!constant && (!value->getType().isValue() || value->getType().isPointer())) {
+      diag.error(value->getLoc(), "'" + what + "' of " + name + " must be a number or a "
+                                  "tile of numbers, got " + value->getType().str());
+      return nullptr;
+    }
+    if (!constant && !checkShape(*value, what))
+      return nullptr;
+    if (!(value = coerce(std::move(value), ptrType.getElement(), shape)))
+      return nullptr;
+  }
+  // Block-pointer options are not implemented yet.
+  const unsigned boundaryIndex = 3; // Then load's padding_option.
+  const ConstValue *boundary = getConstexpr(*args[boundaryIndex]);
+  const ConstValue *padding = isLoad ? getConstexpr(*args[4]) : nullptr;
+  if (!boundary || !boundary->isTuple() || !boundary->getTuple().empty() ||
+      (isLoad && (!padding || !padding->isString() || !padding->getString().empty()))) {
+    diag.error(args[boundaryIndex]->getLoc(),
+               "not supported yet: 'boundary_check' and 'padding_option' (block pointers)");
+    return nullptr;
+  }
+  for (size_t i = boundaryIndex + 1; i < args.size(); ++i) {
+    if (!getConstexpr(*args[i])) {
+      diag.error(args[i]->getLoc(), "the options of " + name + " must be constexpr");
+      return nullptr;
+    }
+  }
+  Type resultType = isLoad ? Type::getTile(ptrType.getElement(), shape) : Type::getVoid();
+  return makeCall(loc, builtin, std::move(args), resultType);
+}
+
+ExprPtr Sema::typeCast(SourceLoc loc, std::vector<ExprPtr> args) {
+  std::optional<ScalarKind> dtype = requireDType(*args[1], diag);
+  if (!dtype)
+    return nullptr;
+  if (!isNone(*args[2]) || getConstexpr(*args[3])->isTruthy()) {
+    diag.error(loc, "not supported yet: 'fp_downcast_rounding' and 'bitcast'");
+    return nullptr;
+  }
+  ExprPtr &input = args[0];
+  if (getConstexpr(*input))
+    return coerce(std::move(input), *dtype, {});
+  const Type &type = input->getType();
+  if (!type.isValue() || type.isPointer()) {
+    diag.error(input->getLoc(), "not supported yet: casting " + type.str());
+    return nullptr;
+  }
+  if (type.getElement() == *dtype)
+    return std::move(input);
+  Type resultType = type.withElement(*dtype);
+  return std::make_unique<ConvertExpr>(loc, std::move(input), resultType);
+}
+
+ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef calleeName,
+                          std::vector<ExprPtr> args) {
+  using B = Builtin;
+  auto runtimeValue = [&](const Expr &expr) -> const Type * {
+    if (!getConstexpr(expr) && expr.getType().isValue() && !expr.getType().isPointer())
+      return &expr.getType();
+    const ConstValue *value = getConstexpr(expr);
+    diag.error(expr.getLoc(), "'" + calleeName + "' expects a tile or a scalar, got " +
+                                  (value ? value->str() : expr.getType().str()));
+    return nullptr;
+  };
+  switch (builtin) {
+  case B::ProgramId:
+  case B::NumPrograms: {
+    std::optional<int64_t> axis = requireConstInt(*args[0], "the axis");
+    if (!axis)
+      return nullptr;
+    if (*axis < 0 || *axis > 2) {
+      diag.error(args[0]->getLoc(), "axis must be 0, 1 or 2, got " + llvm::Twine(*axis));
+      return nullptr;
+    }
+    return makeCall(loc, builtin, std::move(args), Type::getScalar(ScalarKind::I32));
+  }
+  case B::Arange: {
+    std::optional<int64_t> start = requireConstInt(*args[0], "the start of arange");
+    std::optional<int64_t> end = start ? requireConstInt(*args[1], "the end of arange")
+                                       : std::nullopt;
+    if (!end)
+      return nullptr;
+    if (*end <= *start || *start < INT32_MIN || *end > INT32_MAX) {
+      diag.error(loc, "arange(" + llvm::Twine(*start) + ", " + llvm::Twine(*end) +
+                          ") is empty or out of the i32 range; expected start < end");
+      return nullptr;
+    }
+    int64_t length = *end - *start;
+    if (!checkDimension(length, loc) || !checkNumElements({length}, loc))
+      return nullptr;
+    return makeCall(loc, builtin, std::move(args), Type::getTile(ScalarKind::I32, {length}));
+  }
+  case B::Load:
+  case B::Store:
+    return typeMemoryOp(builtin, loc, std::move(args));
+  case B::Cast:
+    return typeCast(loc, std::move(args));
+  case B::Exp: case B::Exp2: case B::Log: case B::Log2: case B::Sqrt:
+  case B::Rsqrt: case B::Sin: case B::Cos: case B::Tanh: case B::Abs:
+  case B::Floor: case B::Ceil: case B::Sigmoid: case B::Erf: {
+    bool floatOnly = builtin != B::Abs;
+    if (const ConstValue *value = getConstexpr(*args[0])) {
+      std::optional<ScalarKind> kind = getNaturalScalarKind(*value);
+      if (kind && floatOnly)
+        kind = ScalarKind::F32;
+      if (!kind || !(args[0] = coerce(std::move(args[0]), *kind, {}))) {
+        if (!kind)
+          runtimeValue(*args[0]);
+        return nullptr;
+      }
+    }
+    const Type *type = runtimeValue(*args[0]);
+    if (!type)
+      return nullptr;
+    if (floatOnly && !isFloat(type->getElement())) {
+      diag.error(args[0]->getLoc(), "'" + calleeName + "' expects a floating-point "
+                                    "argument, got " + type->str());
+      return nullptr;
+    }
+    Type resultType = *type;
+    return makeCall(loc, builtin, std::move(args), resultType);
+  }
+  case B::Maximum: case B::Minimum: case B::Fma: case B::Clamp: {
+    std::optional<ScalarKind> kind = unify(args, loc, calleeName);
+    if (!kind)
+      return nullptr;
+    if (builtin == B::Fma && !isFloat(*kind)) {
+      diag.error(loc, "'fma' expects floating-point arguments, got " +
+                          getScalarKindName(*kind));
+      return nullptr;
+    }
+    Type resultType = Type::getTile(*kind, args[0]->getType().getShape());
+    return makeCall(loc, builtin, std::move(args), resultType);
+  }
+  case B::Where: {
+    llvm::MutableArrayRef<ExprPtr> values(&args[1], 2);
+    std::optional<ScalarKind> kind = unify(values, loc, calleeName);
+    if (!kind)
+      return nullptr;
+    ExprPtr &cond = args[0];
+    if (!getConstexpr(*cond) && !runtimeValue(*cond))
+      return nullptr;
+    Shape valueShape(args[1]->getType().getShape());
+    std::optional<Shape> shape =
+        getConstexpr(*cond) ? std::optional(valueShape)
+                            : broadcastShapes(cond->getType().getShape(), valueShape);
+    if (!shape) {
+      diag.error(loc, "incompatible shapes for 'where': " +
+                          formatShape(cond->getType().getShape()) + " and " +
+                          formatShape(valueShape));
+      return nullptr;
+    }
+    if (!checkNumElements(*shape, loc))
+      return nullptr;
+    if (!(cond = coerce(std::move(cond), ScalarKind::I1, *shape)))
+      return nullptr;
+    for (ExprPtr &value : values)
+      value = broadcast(std::move(value), *shape);
+    return makeCall(loc, builtin, std::move(args), Type::getTile(*kind, *shape));
+  }
+  case B::Zeros:
+  case B::Full: {
+    std::optional<Shape> shape = requireShape(*args[0], ("the shape of " + calleeName).str());
+    std::optional<ScalarKind> dtype =
+        shape ? requireDType(*args.back(), diag) : std::nullopt;
+    if (!dtype)
+      return nullptr;
+    ExprPtr value = builtin == B::Zeros ? makeConstant(loc, ConstValue::getInt(0))
+                                        : std::move(args[1]);
+    if (!getConstexpr(*value) && (!runtimeValue(*value) || !value->getType().isScalar())) {
+      if (value->getType().isValue())
+        diag.error(value->getLoc(), "the value of 'full' must be a scalar, got " +
+                                        value->getType().str());
+      return nullptr;
+    }
+    return coerce(std::move(value), *dtype, *shape);
+  }
+  case B::ZerosLike: {
+    const Type *type = runtimeValue(*args[0]);
+    if (!type)
+      return nullptr;
+    return coerce(makeConstant(loc, ConstValue::getInt(0)), type->getElement(),
+                  type->getShape());
+  }
+  case B::ExpandDims: {
+    const Type *type = runtimeValue(*args[0]);
+    std::optional<int64_t> axis = type ? requireConstInt(*args[1], "the axis")
+                                       : std::nullopt;
+    if (!axis)
+      return nullptr;
+    int64_t rank = type->getShape().size();
+    if (*axis < -(rank + 1) || *axis > rank) {
+      diag.error(args[1]->getLoc(), "axis " + llvm::Twine(*axis) + " is out of range "
+                                    "for a tile of rank " + llvm::Twine(rank));
+      return nullptr;
+    }
+    int64_t normalized = *axis < 0 ? *axis + rank + 1 : *axis;
+    Shape shape(type->getShape());
+    shape.insert(shape.begin() + normalized, 1);
+    Type resultType = type->withShape(shape);
+    args[1] = makeConstant(args[1]->getLoc(), ConstValue::getInt(normalized));
+    return makeCall(loc, builtin, std::move(args), resultType);
+  }
+  case B::BroadcastTo: {
+    const Type *type = runtimeValue(*args[0]);
+    std::optional<Shape> shape =
+        type ? requireShape(*args[1], "the shape of broadcast_to") : std::nullopt;
+    if (!shape)
+      return nullptr;
+    std::optional<Shape> merged = broadcastShapes(type->getShape(), *shape);
+    if (!merged || *merged != *shape) {
+      diag.error(loc, "cannot broadcast shape " + formatShape(type->getShape()) +
+                          " to " + formatShape(*shape));
+      return nullptr;
+    }
+    return broadcast(std::move(args[0]), *shape);
+  }
+  case B::MultipleOf:
+  case B::MaxContiguous: {
+    const Type *type = runtimeValue(*args[0]);
+    const ConstValue *values = type ? getConstexpr(*args[1]) : nullptr;
+    if (type && (!values || !(values->isInt() || values->isTuple())))
+      diag.error(args[1]->getLoc(), "the values of '" + calleeName +
+                                        "' must be a constexpr int or tuple of ints");
+    if (!type || !values || !(values->isInt() || values->isTuple()))
+      return nullptr;
+    Type resultType = *type;
+    return makeCall(loc, builtin, std::move(args), resultType);
+  }
+  case B::Cdiv: {
+    const ConstValue *x = getConstexpr(*args[0]), *div = getConstexpr(*args[1]);
+    if (x && div) {
+      // cdiv(x, d) == -((-x) // d) with Python's flooring division.
+      std::string error;
+      std::optional<ConstValue> negX = foldUnary(UnaryOp::Neg, *x, error);
+      std::optional<ConstValue> quotient =
+          negX ? foldBinary(BinaryOp::FloorDiv, *negX, *div, error) : std::nullopt;
+      std::optional<ConstValue> result =
+          quotient ? foldUnary(UnaryOp::Neg, *quotient, error) : std::nullopt;
+      if (!result)
+        diag.error(loc, error);
+      return result ? makeConstant(loc, *result) : nullptr;
+    }
+    std::optional<ScalarKind> kind = unify(args, loc, calleeName);
+    if (!kind)
+      return nullptr;
+    if (isFloat(*kind)) {
+      diag.error(loc, "'cdiv' expects integer arguments, got " + getScalarKindName(*kind));
+      return nullptr;
+    }
+    Type resultType = Type::getTile(*kind, args[0]->getType().getShape());
+    return makeCall(loc, builtin, std::move(args), resultType);
+  }
+  case B::PyMin:
+  case B::PyMax: {
+    if (args.size() < 2) {
+      diag.error(loc, "'" + calleeName + "' expects at least 2 arguments");
+      return nullptr;
+    }
+    bool isMin = builtin == B::PyMin;
+    ExprPtr acc = std::move(args[0]);
+    for (size_t i = 1; i < args.size(); ++i) {
+      const ConstValue *a = getConstexpr(*acc), *b = getConstexpr(*args[i]);
+      if (a && b) {
+        std::string error;
+        std::optional<ConstValue> less = foldBinary(BinaryOp::Lt, *b, *a, error);
+        if (!less) {
+          diag.error(loc, error);
+          return nullptr;
+        }
+        if (less->getBool() == isMin)
+          acc = std::move(args[i]);
+        continue;
+      }
+      ExprPtr pair[] = {std::move(acc), std::move(args[i])};
+      std::optional<ScalarKind> kind = unify(pair, loc, calleeName);
+      if (!kind)
+        return nullptr;
+      Type resultType = Type::getTile(*kind, pair[0]->getType().getShape());
+      std::vector<ExprPtr> operands;
+      operands.push_back(std::move(pair[0]));
+      operands.push_back(std::move(pair[1]));
+      acc = makeCall(loc, isMin ? B::Minimum : B::Maximum, std::move(operands),
+                     resultType);
+    }
+    return acc;
+  }
+  case B::PyFloat: {
+    const ConstValue *value = getConstexpr(*args[0]);
+    if (!value)
+      return runtimeValue(*args[0]) ? coerce(std::move(args[0]), ScalarKind::F32,
+                                             args[0]->getType().getShape())
+                                    : nullptr;
+    double result;
+    llvm::StringRef text = value->isString() ? value->getString().trim() : "";
+    if (value->isNumber())
+      result = value->getFloat();
+    else if (text.equals_insensitive("inf") || text.equals_insensitive("+inf") ||
+             text.equals_insensitive("infinity"))
+      result = std::numeric_limits<double>::infinity();
+    else if (text.equals_insensitive("-inf") || text.equals_insensitive("-infinity"))
+      result = -std::numeric_limits<double>::infinity();
+    else if (text.equals_insensitive("nan"))
+      result = std::numeric_limits<double>::quiet_NaN();
+    else if (text.empty() || text.getAsDouble(result)) {
+      diag.error(args[0]->getLoc(), "could not convert " + value->str() + " to float");
+      return nullptr;
+    }
+    return makeConstant(loc, ConstValue::getFloat(result));
+  }
+  case B::PyInt: {
+    const ConstValue *value = getConstexpr(*args[0]);
+    if (!value || !value->isNumber()) {
+      diag.error(args[0]->getLoc(), "not supported yet: int() of anything but a "
+                                    "constexpr number");
+      return nullptr;
+    }
+    double f = value->getFloat();
+    if (value->isFloat() && !(f > -9.2e18 && f < 9.2e18)) {
+      diag.error(args[0]->getLoc(), "cannot convert " + value->str() + " to int");
+      return nullptr;
+    }
+    return makeConstant(loc, ConstValue::getInt(value->isFloat() ? static_cast<int64_t>(f)
+                                                                 : value->getInt()));
+  }
+  case B::Constexpr: {
+    if (!getConstexpr(*args[0])) {
+      diag.error(args[0]->getLoc(), "tl.constexpr() needs a compile-time value");
+      return nullptr;
+    }
+    return std::move(args[0]);
+  }
+  case B::StaticAssert: {
+    const ConstValue *cond = getConstexpr(*args[0]);
+    if (!cond) {
+      diag.error(args[0]->getLoc(), "the condition of static_assert must be a constexpr");
+      return nullptr;
+    }
+    if (!cond->isTruthy()) {
+      const ConstValue *msg = getConstexpr(*args[1]);
+      std::string text = msg && msg->isString() ? msg->getString().str() : "";
+      diag.error(loc, "static_assert failed" + (text.empty() ? "" : ": " + text));
+      return nullptr;
+    }
+    return makeConstant(loc, ConstValue::getNone());
+  }
+  case B::StaticPrint: {
+    std::string text;
+    for (const ExprPtr &arg : args) {
+      const ConstValue *value = getConstexpr(*arg);
+      text += (text.empty() ? "" : " ") +
+              (value ? (value->isString() ? value->getString().str() : value->str())
+                     : arg->getType().str());
+    }
+    diag.note(loc, "static_print: " + text);
+    return makeConstant(loc, ConstValue::getNone());
+  }
+  case B::DebugBarrier:
+    return makeCall(loc, builtin, std::move(args), Type::getVoid());
+  case B::Range:
+  case B::StaticRange:
+  case B::PyRange:
+    diag.error(loc, "'" + calleeName + "' can only be the iterable of a 'for' loop");
+    return nullptr;
+  default:
+    diag.error(loc, "not supported yet: '" + calleeName + "'");
+    return nullptr;
+  }
+}

@@ -1,0 +1,555 @@
+//===- SemaExpr.cpp - Typing of names, operators and promotion ------------===//
+//
+// Triton's typing rules: weakly typed literals (an int literal takes the
+// other operand's integer type, a float literal fp32 unless the other side
+// is a float), promotion of mixed types, NumPy broadcasting, pointer
+// arithmetic, and folding of operators whose operands are all constexpr.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaImpl.h"
+
+#include <limits>
+
+using namespace tilec;
+
+namespace {
+/// Promotion of two runtime element types (Triton's computation type).
+ScalarKind promote(ScalarKind a, ScalarKind b) {
+  if (a == b)
+    return a;
+  if (isFloat(a) || isFloat(b)) {
+    if (a == ScalarKind::F64 || b == ScalarKind::F64)
+      return ScalarKind::F64;
+    if (a == ScalarKind::F32 || b == ScalarKind::F32 || (isFloat(a) && isFloat(b)))
+      return ScalarKind::F32; // fp16 with bf16 meets in fp32.
+    return isFloat(a) ? a : b;
+  }
+  if (a == ScalarKind::I1)
+    return b;
+  if (b == ScalarKind::I1)
+    return a;
+  if (getBitWidth(a) != getBitWidth(b))
+    return getBitWidth(a) > getBitWidth(b) ? a : b;
+  return isUnsigned(a) ? a : b; // Same width, mixed signedness: unsigned.
+}
+
+bool fitsIn(int64_t value, ScalarKind kind) {
+  unsigned width = getBitWidth(kind);
+  if (width >= 64)
+    return !isUnsigned(kind) || value >= 0;
+  if (isUnsigned(kind))
+    return value >= 0 && value < (int64_t(1) << width);
+  return value >= -(int64_t(1) << (width - 1)) && value < (int64_t(1) << (width - 1));
+}
+
+/// The type a constexpr number takes next to runtime values of kind `other`.
+ScalarKind promoteWeak(const ConstValue &value, ScalarKind other) {
+  if (value.isFloat())
+    return isFloat(other) ? other : ScalarKind::F32;
+  if (value.isBool() || isFloat(other))
+    return other;
+  ScalarKind natural = *getNaturalScalarKind(value);
+  if (other == ScalarKind::I1 || !fitsIn(value.getInt(), other))
+    return promote(natural, other);
+  return other;
+}
+} // namespace
+
+ExprPtr Sema::makeConstant(SourceLoc loc, ConstValue value) {
+  auto constant = std::make_unique<ConstantExpr>(loc, std::move(value));
+  constant->setType(Type::getConstexpr());
+  return constant;
+}
+
+const ConstValue *Sema::getConstexpr(const Expr &expr) {
+  auto *constant = llvm::dyn_cast<ConstantExpr>(&expr);
+  return constant && constant->getType().isConstexpr() ? &constant->getValue()
+                                                       : nullptr;
+}
+
+ExprPtr Sema::broadcast(ExprPtr expr, llvm::ArrayRef<int64_t> shape) {
+  if (expr->getType().getShape() == shape)
+    return expr;
+  SourceLoc loc = expr->getLoc();
+  Type type = expr->getType().withShape(shape);
+  return std::make_unique<BroadcastExpr>(loc, std::move(expr), std::move(type));
+}
+
+ExprPtr Sema::coerce(ExprPtr expr, ScalarKind elem, llvm::ArrayRef<int64_t> shape) {
+  if (auto *constant = llvm::dyn_cast<ConstantExpr>(expr.get())) {
+    const ConstValue &value = constant->getValue();
+    if (!value.isNumber()) {
+      diag.error(constant->getLoc(), "expected a number, got " + value.str());
+      return nullptr;
+    }
+    ConstValue converted =
+        isFloat(elem)            ? ConstValue::getFloat(value.getFloat())
+        : elem == ScalarKind::I1 ? ConstValue::getBool(value.isTruthy())
+        : value.isFloat() ? ConstValue::getInt(static_cast<int64_t>(value.getFloat()))
+                          : ConstValue::getInt(value.getInt());
+    auto result = std::make_unique<ConstantExpr>(constant->getLoc(), converted);
+    result->setType(Type::getTile(elem, shape));
+    return result;
+  }
+  const Type &type = expr->getType();
+  if (type.getElement() != elem || type.isPointer()) {
+    SourceLoc loc = expr->getLoc();
+    Type converted = type.withElement(elem);
+    expr = std::make_unique<ConvertExpr>(loc, std::move(expr), std::move(converted));
+  }
+  return broadcast(std::move(expr), shape);
+}
+
+std::optional<ScalarKind> Sema::unify(llvm::MutableArrayRef<ExprPtr> operands,
+                                      SourceLoc loc, llvm::StringRef what) {
+  std::optional<ScalarKind> kind;
+  Shape shape;
+  for (const ExprPtr &operand : operands) {
+    if (const ConstValue *value = getConstexpr(*operand)) {
+      if (!value->isNumber()) {
+        diag.error(operand->getLoc(), "'" + what + "' expects a number, got " +
+                                          value->str());
+        return std::nullopt;
+      }
+      continue;
+    }
+    const Type &type = operand->getType();
+    if (!type.isValue() || type.isPointer()) {
+      diag.error(operand->getLoc(), "'" + what + "' expects a number or a tile of "
+                                                 "numbers, got " + type.str());
+      return std::nullopt;
+    }
+    kind = kind ? promote(*kind, type.getElement()) : type.getElement();
+    std::optional<Shape> merged = broadcastShapes(shape, type.getShape());
+    if (!merged) {
+      diag.error(loc, "incompatible shapes for '" + what + "': " +
+                          formatShape(shape) + " and " + formatShape(type.getShape()));
+      return std::nullopt;
+    }
+    shape = *merged;
+  }
+  if (!checkNumElements(shape, loc))
+    return std::nullopt;
+  // Constexpr operands adapt to the runtime ones (or to each other).
+  for (const ExprPtr &operand : operands) {
+    if (const ConstValue *value = getConstexpr(*operand)) {
+      ScalarKind natural = *getNaturalScalarKind(*value);
+      kind = kind ? promoteWeak(*value, *kind) : natural;
+    }
+  }
+  for (ExprPtr &operand : operands)
+    if (!(operand = coerce(std::move(operand), *kind, shape)))
+      return std::nullopt;
+  return kind;
+}
+
+//===----------------------------------------------------------------------===//
+// Expression dispatch
+//===----------------------------------------------------------------------===//
+
+ExprPtr Sema::analyzeExpr(const Expr &expr) {
+  switch (expr.getKind()) {
+  case Expr::Kind::Constant:
+    return makeConstant(expr.getLoc(), llvm::cast<ConstantExpr>(expr).getValue());
+  case Expr::Kind::Name:
+    return analyzeName(llvm::cast<NameExpr>(expr));
+  case Expr::Kind::Attribute:
+    return analyzeAttribute(llvm::cast<AttributeExpr>(expr));
+  case Expr::Kind::Call:
+    return analyzeCall(llvm::cast<CallExpr>(expr));
+  case Expr::Kind::Subscript:
+    return analyzeSubscript(llvm::cast<SubscriptExpr>(expr));
+  case Expr::Kind::Unary:
+    return analyzeUnary(llvm::cast<UnaryExpr>(expr));
+  case Expr::Kind::Binary: {
+    auto &binary = llvm::cast<BinaryExpr>(expr);
+    ExprPtr lhs = analyzeExpr(binary.getLHS());
+    ExprPtr rhs = lhs ? analyzeExpr(binary.getRHS()) : nullptr;
+    if (!rhs)
+      return nullptr;
+    return analyzeBinary(binary.getLoc(), binary.getOp(), std::move(lhs), std::move(rhs));
+  }
+  case Expr::Kind::IfExp:
+    return analyzeIfExpr(llvm::cast<IfExpr>(expr));
+  case Expr::Kind::Tuple:
+    return analyzeTuple(llvm::cast<TupleExpr>(expr));
+  case Expr::Kind::Slice:
+    diag.error(expr.getLoc(), "slices are only allowed inside subscripts");
+    return nullptr;
+  case Expr::Kind::BuiltinCall:
+  case Expr::Kind::Convert:
+  case Expr::Kind::Broadcast:
+    break;
+  }
+  diag.error(expr.getLoc(), "internal error: typed node in a syntactic tree");
+  return nullptr;
+}
+
+ExprPtr Sema::analyzeName(const NameExpr &expr) {
+  auto it = scope.find(expr.getName());
+  if (it != scope.end()) {
+    const Binding &binding = it->second;
+    if (binding.poisoned)
+      return nullptr;
+    if (!binding.var)
+      return makeConstant(expr.getLoc(), binding.value);
+    auto name = std::make_unique<NameExpr>(expr.getLoc(), expr.getName().str(),
+                                           binding.var);
+    name->setType(binding.type);
+    return name;
+  }
+  if (std::optional<ScalarKind> dtype = parseScalarKindName(expr.getName()))
+    return makeConstant(expr.getLoc(), ConstValue::getDType(*dtype));
+  if (module.lookup(expr.getName()))
+    diag.error(expr.getLoc(), "device function '" + expr.getName() +
+                                  "' can only be called");
+  else if (lookupBuiltin(expr.getName()))
+    diag.error(expr.getLoc(), "builtin '" + expr.getName() + "' can only be called");
+  else
+    diag.error(expr.getLoc(), "unknown name '" + expr.getName() + "'");
+  return nullptr;
+}
+
+ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
+  std::string dotted = expr.getDottedName();
+  if (!dotted.empty() && !scope.count(llvm::StringRef(dotted).split('.').first)) {
+    // A module path: `tl.float16`, or a mistake.
+    if (std::optional<ScalarKind> dtype = parseScalarKindName(dotted))
+      return makeConstant(expr.getLoc(), ConstValue::getDType(*dtype));
+    if (lookupBuiltin(dotted))
+      diag.error(expr.getLoc(), "builtin '" + dotted + "' can only be called");
+    else
+      diag.error(expr.getLoc(), "unknown name '" + dotted + "'");
+    return nullptr;
+  }
+  ExprPtr base = analyzeExpr(expr.getBase());
+  if (!base)
+    return nullptr;
+  const Type &type = base->getType();
+  if (type.isValue() && expr.getName() == "shape") {
+    std::vector<ConstValue> dims;
+    for (int64_t dim : type.getShape())
+      dims.push_back(ConstValue::getInt(dim));
+    return makeConstant(expr.getLoc(), ConstValue::getTuple(std::move(dims)));
+  }
+  if (type.isValue() && !type.isPointer() && expr.getName() == "dtype")
+    return makeConstant(expr.getLoc(), ConstValue::getDType(type.getElement()));
+  diag.error(expr.getNameLoc(), "unknown attribute '" + expr.getName() + "' of " +
+                                    (getConstexpr(*base) ? getConstexpr(*base)->str()
+                                                         : type.str()));
+  return nullptr;
+}
+
+ExprPtr Sema::analyzeUnary(const UnaryExpr &expr) {
+  ExprPtr operand = analyzeExpr(expr.getOperand());
+  if (!operand)
+    return nullptr;
+  UnaryOp op = expr.getOp();
+  if (const ConstValue *value = getConstexpr(*operand)) {
+    std::string error;
+    std::optional<ConstValue> folded = foldUnary(op, *value, error);
+    if (!folded) {
+      diag.error(expr.getLoc(), error);
+      return nullptr;
+    }
+    return makeConstant(expr.getLoc(), *folded);
+  }
+  Type type = operand->getType();
+  bool ok = type.isValue() && !type.isPointer();
+  if (op == UnaryOp::Invert)
+    ok = ok && isInteger(type.getElement());
+  if (op == UnaryOp::Neg)
+    ok = ok && type.getElement() != ScalarKind::I1;
+  if (!ok) {
+    diag.error(expr.getLoc(), "unary '" + getSpelling(op) + "' is not defined on " +
+                                  type.str());
+    return nullptr;
+  }
+  if (op == UnaryOp::Pos)
+    return operand;
+  if (op == UnaryOp::Not) {
+    operand = coerce(std::move(operand), ScalarKind::I1, type.getShape());
+    type = type.withElement(ScalarKind::I1);
+  }
+  auto result = std::make_unique<UnaryExpr>(expr.getLoc(), op, std::move(operand));
+  result->setType(type);
+  return result;
+}
+
+ExprPtr Sema::analyzeBinary(SourceLoc loc, BinaryOp op, ExprPtr lhs, ExprPtr rhs) {
+  const ConstValue *lhsValue = getConstexpr(*lhs), *rhsValue = getConstexpr(*rhs);
+  if (lhsValue && rhsValue) {
+    std::string error;
+    std::optional<ConstValue> folded = foldBinary(op, *lhsValue, *rhsValue, error);
+    if (!folded) {
+      diag.error(loc, error);
+      return nullptr;
+    }
+    return makeConstant(loc, *folded);
+  }
+  llvm::StringRef spelling = getSpelling(op);
+  for (const ExprPtr *operand : {&lhs, &rhs}) {
+    if (!getConstexpr(**operand) && !(*operand)->getType().isValue()) {
+      diag.error((*operand)->getLoc(), "operand of '" + spelling + "' has no value");
+      return nullptr;
+    }
+  }
+  if (op == BinaryOp::Is || op == BinaryOp::IsNot) {
+    const ConstValue *other = lhsValue ? lhsValue : rhsValue;
+    if (!other || !other->isNone()) {
+      diag.error(loc, "'" + spelling + "' is only supported with None");
+      return nullptr;
+    }
+    // A runtime value is never None.
+    return makeConstant(loc, ConstValue::getBool(op == BinaryOp::IsNot));
+  }
+  if (op == BinaryOp::Pow || op == BinaryOp::MatMul) {
+    diag.error(loc, "not supported yet: '" + spelling + "' on runtime values" +
+                        (op == BinaryOp::MatMul ? " (use tl.dot)" : ""));
+    return nullptr;
+  }
+
+  // Pointer arithmetic and pointer comparisons.
+  bool lhsPointer = lhs->getType().isPointer(), rhsPointer = rhs->getType().isPointer();
+  if (lhsPointer || rhsPointer) {
+    if (op == BinaryOp::Add && rhsPointer && !lhsPointer)
+      std::swap(lhs, rhs);
+    const Type &ptrType = lhs->getType(), &otherType = rhs->getType();
+    bool comparePointers = isComparison(op) && lhsPointer && rhsPointer &&
+                           ptrType.getElement() == otherType.getElement();
+    bool offset = (op == BinaryOp::Add || op == BinaryOp::Sub) &&
+                  lhs->getType().isPointer() && !rhs->getType().isPointer();
+    if (!comparePointers && !offset) {
+      diag.error(loc, "unsupported operand types for '" + spelling + "': " +
+                          (lhsValue ? lhsValue->str() : lhs->getType().str()) + " and " +
+                          (rhsValue ? rhsValue->str() : rhs->getType().str()));
+      return nullptr;
+    }
+    const ConstValue *offsetValue = getConstexpr(*rhs);
+    std::optional<ScalarKind> offsetKind =
+        offsetValue ? (offsetValue->isInt() ? getNaturalScalarKind(*offsetValue)
+                                            : std::nullopt)
+                    : std::optional(otherType.getElement());
+    if (offset && (!offsetKind || isFloat(*offsetKind) || *offsetKind == ScalarKind::I1)) {
+      diag.error(rhs->getLoc(), "pointer offset must be an integer, got " +
+                                    (offsetValue ? offsetValue->str() : otherType.str()));
+      return nullptr;
+    }
+    llvm::ArrayRef<int64_t> otherShape =
+        offsetValue ? llvm::ArrayRef<int64_t>() : otherType.getShape();
+    std::optional<Shape> shape = broadcastShapes(ptrType.getShape(), otherShape);
+    if (!shape) {
+      diag.error(loc, "incompatible shapes for '" + spelling + "': " +
+                          formatShape(ptrType.getShape()) + " and " +
+                          formatShape(otherShape));
+      return nullptr;
+    }
+    if (!checkNumElements(*shape, loc))
+      return nullptr;
+    Type resultType = comparePointers ? Type::getTile(ScalarKind::I1, *shape)
+                                      : ptrType.withShape(*shape);
+    lhs = broadcast(std::move(lhs), *shape);
+    rhs = comparePointers ? broadcast(std::move(rhs), *shape)
+                          : coerce(std::move(rhs), *offsetKind, *shape);
+    auto result = std::make_unique<BinaryExpr>(loc, op, std::move(lhs), std::move(rhs));
+    result->setType(resultType);
+    return result;
+  }
+
+  ExprPtr operands[] = {std::move(lhs), std::move(rhs)};
+  std::optional<ScalarKind> kind = unify(operands, loc, spelling);
+  if (!kind)
+    return nullptr;
+  Shape shape(operands[0]->getType().getShape());
+  ScalarKind computeKind = *kind;
+  switch (op) {
+  case BinaryOp::And:
+  case BinaryOp::Or:
+    computeKind = ScalarKind::I1;
+    break;
+  case BinaryOp::Div:
+    if (isInteger(computeKind))
+      computeKind = ScalarKind::F32;
+    break;
+  case BinaryOp::FloorDiv:
+  case BinaryOp::LShift:
+  case BinaryOp::RShift:
+  case BinaryOp::BitAnd:
+  case BinaryOp::BitOr:
+  case BinaryOp::BitXor:
+    if (isFloat(computeKind)) {
+      diag.error(loc, "'" + spelling + "' requires integer operands, got " +
+                          getScalarKindName(computeKind));
+      return nullptr;
+    }
+    if (op == BinaryOp::FloorDiv && computeKind == ScalarKind::I1)
+      computeKind = ScalarKind::I32;
+    break;
+  case BinaryOp::Add:
+  case BinaryOp::Sub:
+  case BinaryOp::Mul:
+  case BinaryOp::Mod:
+    if (computeKind == ScalarKind::I1)
+      computeKind = ScalarKind::I32;
+    break;
+  default: // Comparisons.
+    break;
+  }
+  for (ExprPtr &operand : operands)
+    operand = coerce(std::move(operand), computeKind, shape);
+  auto result = std::make_unique<BinaryExpr>(loc, op, std::move(operands[0]),
+                                             std::move(operands[1]));
+  result->setType(Type::getTile(isComparison(op) ? ScalarKind::I1 : computeKind, shape));
+  return result;
+}
+
+ExprPtr Sema::analyzeTuple(const TupleExpr &expr) {
+  std::vector<ConstValue> values;
+  for (const ExprPtr &element : expr.getElements()) {
+    ExprPtr typed = analyzeExpr(*element);
+    if (!typed)
+      return nullptr;
+    const ConstValue *value = getConstexpr(*typed);
+    if (!value) {
+      diag.error(element->getLoc(), "not supported yet: tuples of runtime values");
+      return nullptr;
+    }
+    values.push_back(*value);
+  }
+  return makeConstant(expr.getLoc(), ConstValue::getTuple(std::move(values)));
+}
+
+ExprPtr Sema::analyzeSubscript(const SubscriptExpr &expr) {
+  ExprPtr base = analyzeExpr(expr.getBase());
+  if (!base)
+    return nullptr;
+  llvm::ArrayRef<ExprPtr> indices = expr.getIndices();
+  if (const ConstValue *tuple = getConstexpr(*base)) {
+    if (!tuple->isTuple() || indices.size() != 1) {
+      diag.error(expr.getLoc(), "cannot index " + tuple->str());
+      return nullptr;
+    }
+    ExprPtr indexExpr = analyzeExpr(*indices[0]);
+    std::optional<int64_t> index =
+        indexExpr ? requireConstInt(*indexExpr, "the index") : std::nullopt;
+    if (!index)
+      return nullptr;
+    int64_t size = tuple->getTuple().size();
+    int64_t i = *index < 0 ? *index + size : *index;
+    if (i < 0 || i >= size) {
+      diag.error(indices[0]->getLoc(), "index " + llvm::Twine(*index) +
+                                           " is out of range for " + tuple->str());
+      return nullptr;
+    }
+    return makeConstant(expr.getLoc(), tuple->getTuple()[i]);
+  }
+  // Tiles: `x[:, None]`, `x[None, :]`: each None inserts a dimension.
+  Type type = base->getType();
+  unsigned numSlices = 0;
+  for (const ExprPtr &index : indices) {
+    auto *slice = llvm::dyn_cast<SliceExpr>(index.get());
+    auto *constant = llvm::dyn_cast<ConstantExpr>(index.get());
+    bool fullSlice = slice && !slice->getLower() && !slice->getUpper() && !slice->getStep();
+    if (fullSlice)
+      ++numSlices;
+    else if (!constant || !constant->getValue().isNone()) {
+      diag.error(index->getLoc(), "not supported yet: tile indexing other than ':' "
+                                  "and 'None' (as in x[:, None])");
+      return nullptr;
+    }
+  }
+  if (!type.isValue() || numSlices != type.getShape().size()) {
+    diag.error(expr.getLoc(), "subscript of " + type.str() + " needs one ':' per "
+                              "dimension (" + llvm::Twine(type.getShape().size()) +
+                              "), got " + llvm::Twine(numSlices));
+    return nullptr;
+  }
+  Shape shape(type.getShape());
+  for (size_t axis = 0; axis < indices.size(); ++axis) {
+    if (llvm::isa<SliceExpr>(indices[axis].get()))
+      continue;
+    shape.insert(shape.begin() + axis, 1);
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(base));
+    args.push_back(makeConstant(indices[axis]->getLoc(),
+                                ConstValue::getInt(static_cast<int64_t>(axis))));
+    base = makeCall(expr.getLoc(), Builtin::ExpandDims, std::move(args),
+                    type.withShape(shape));
+  }
+  return base;
+}
+
+ExprPtr Sema::analyzeIfExpr(const IfExpr &expr) {
+  ExprPtr cond = analyzeExpr(expr.getCond());
+  if (!cond)
+    return nullptr;
+  const ConstValue *value = getConstexpr(*cond);
+  if (!value) {
+    diag.error(expr.getLoc(), "not supported yet: conditional expressions with a "
+                              "runtime condition");
+    return nullptr;
+  }
+  return analyzeExpr(value->isTruthy() ? expr.getThen() : expr.getElse());
+}
+
+std::optional<int64_t> Sema::requireConstInt(const Expr &expr, llvm::StringRef what) {
+  const ConstValue *value = getConstexpr(expr);
+  if (value && value->isIntLike())
+    return value->getInt();
+  if (value)
+    diag.error(expr.getLoc(), what + " must be an integer, got " + value->str());
+  else if (auto *name = llvm::dyn_cast<NameExpr>(&expr))
+    diag.error(expr.getLoc(), "'" + name->getName() + "' must be a constexpr (it is " +
+                                  what + "), but it is a runtime " +
+                                  expr.getType().str());
+  else
+    diag.error(expr.getLoc(), what + " must be a constexpr, but it is a runtime " +
+                                  expr.getType().str());
+  return std::nullopt;
+}
+
+bool Sema::checkDimension(int64_t dim, SourceLoc loc) {
+  if (dim > 0 && (dim & (dim - 1)) == 0)
+    return true;
+  diag.error(loc, "tile dimensions must be powers of two, got " + llvm::Twine(dim));
+  return false;
+}
+
+bool Sema::checkNumElements(llvm::ArrayRef<int64_t> shape, SourceLoc loc) {
+  int64_t numElements = 1;
+  for (int64_t dim : shape) {
+    if (__builtin_mul_overflow(numElements, dim, &numElements) ||
+        numElements > kMaxTileElements) {
+      diag.error(loc, "a tile of shape " + formatShape(shape) + " is too large; the "
+                      "maximum is " + llvm::Twine(kMaxTileElements) + " elements");
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<Shape> Sema::requireShape(const Expr &expr, llvm::StringRef what) {
+  const ConstValue *value = getConstexpr(expr);
+  std::vector<ConstValue> dims;
+  if (value && value->isTuple())
+    dims.assign(value->getTuple().begin(), value->getTuple().end());
+  else if (value && value->isInt())
+    dims.push_back(*value);
+  Shape shape;
+  for (const ConstValue &dim : dims) {
+    if (!dim.isInt()) {
+      dims.clear();
+      break;
+    }
+    if (!checkDimension(dim.getInt(), expr.getLoc()))
+      return std::nullopt;
+    shape.push_back(dim.getInt());
+  }
+  if (!value || dims.empty()) {
+    diag.error(expr.getLoc(), what + " must be a constexpr shape such as (64, 32)");
+    return std::nullopt;
+  }
+  if (!checkNumElements(shape, expr.getLoc()))
+    return std::nullopt;
+  return shape;
+}

@@ -1,0 +1,235 @@
+//===- Types.cpp - Types and compile-time values of the tile language -----===//
+//
+// Scalar kind names, Type/ConstValue printing, NumPy broadcasting.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Frontend/Types.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace tilec;
+
+llvm::StringRef tilec::getScalarKindName(ScalarKind kind) {
+  switch (kind) {
+  case ScalarKind::I1: return "i1";
+  case ScalarKind::I8: return "i8";
+  case ScalarKind::I16: return "i16";
+  case ScalarKind::I32: return "i32";
+  case ScalarKind::I64: return "i64";
+  case ScalarKind::U8: return "u8";
+  case ScalarKind::U16: return "u16";
+  case ScalarKind::U32: return "u32";
+  case ScalarKind::U64: return "u64";
+  case ScalarKind::F16: return "fp16";
+  case ScalarKind::BF16: return "bf16";
+  case ScalarKind::F32: return "fp32";
+  case ScalarKind::F64: return "fp64";
+  }
+  return "?";
+}
+
+std::optional<ScalarKind> tilec::parseScalarKindName(llvm::StringRef name) {
+  for (llvm::StringRef prefix : {"triton.language.", "tl."})
+    if (name.consume_front(prefix))
+      break;
+  using SK = ScalarKind;
+  return llvm::StringSwitch<std::optional<SK>>(name)
+      .Cases({"i1", "int1", "bool"}, SK::I1)
+      .Cases({"i8", "int8"}, SK::I8)
+      .Cases({"i16", "int16"}, SK::I16)
+      .Cases({"i32", "int32"}, SK::I32)
+      .Cases({"i64", "int64"}, SK::I64)
+      .Cases({"u8", "uint8"}, SK::U8)
+      .Cases({"u16", "uint16"}, SK::U16)
+      .Cases({"u32", "uint32"}, SK::U32)
+      .Cases({"u64", "uint64"}, SK::U64)
+      .Cases({"fp16", "float16"}, SK::F16)
+      .Cases({"bf16", "bfloat16"}, SK::BF16)
+      .Cases({"fp32", "float32"}, SK::F32)
+      .Cases({"fp64", "float64"}, SK::F64)
+      .Default(std::nullopt);
+}
+
+unsigned tilec::getBitWidth(ScalarKind kind) {
+  switch (kind) {
+  case ScalarKind::I1: return 1;
+  case ScalarKind::I8: case ScalarKind::U8: return 8;
+  case ScalarKind::I16: case ScalarKind::U16: case ScalarKind::F16:
+  case ScalarKind::BF16: return 16;
+  case ScalarKind::I32: case ScalarKind::U32: case ScalarKind::F32: return 32;
+  case ScalarKind::I64: case ScalarKind::U64: case ScalarKind::F64: return 64;
+  }
+  return 0;
+}
+
+bool tilec::isFloat(ScalarKind kind) {
+  return kind == ScalarKind::F16 || kind == ScalarKind::BF16 ||
+         kind == ScalarKind::F32 || kind == ScalarKind::F64;
+}
+bool tilec::isInteger(ScalarKind kind) { return !isFloat(kind); }
+bool tilec::isUnsigned(ScalarKind kind) {
+  return kind == ScalarKind::U8 || kind == ScalarKind::U16 ||
+         kind == ScalarKind::U32 || kind == ScalarKind::U64;
+}
+
+std::string tilec::formatShape(llvm::ArrayRef<int64_t> shape) {
+  std::string result = "[";
+  llvm::raw_string_ostream os(result);
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return result;
+}
+
+std::optional<Shape> tilec::broadcastShapes(llvm::ArrayRef<int64_t> a,
+                                            llvm::ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  Shape result(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
+    int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
+    if (da != db && da != 1 && db != 1)
+      return std::nullopt;
+    result[rank - 1 - i] = da == 1 ? db : da;
+  }
+  return result;
+}
+
+int64_t Type::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+std::string Type::str() const {
+  switch (kind) {
+  case Kind::Void: return "void";
+  case Kind::Constexpr: return "constexpr";
+  case Kind::Value: break;
+  }
+  std::string result;
+  if (!shape.empty())
+    result = formatShape(shape) + " ";
+  if (pointer)
+    result += "*";
+  result += getScalarKindName(elem).str();
+  return result;
+}
+
+ConstValue ConstValue::getBool(bool v) {
+  ConstValue c;
+  c.kind = Kind::Bool;
+  c.intValue = v;
+  return c;
+}
+ConstValue ConstValue::getInt(int64_t v) {
+  ConstValue c;
+  c.kind = Kind::Int;
+  c.intValue = v;
+  return c;
+}
+ConstValue ConstValue::getFloat(double v) {
+  ConstValue c;
+  c.kind = Kind::Float;
+  c.floatValue = v;
+  return c;
+}
+ConstValue ConstValue::getString(llvm::StringRef v) {
+  ConstValue c;
+  c.kind = Kind::String;
+  c.stringValue = v.str();
+  return c;
+}
+ConstValue ConstValue::getDType(ScalarKind v) {
+  ConstValue c;
+  c.kind = Kind::DType;
+  c.dtype = v;
+  return c;
+}
+ConstValue ConstValue::getTuple(std::vector<ConstValue> elements) {
+  ConstValue c;
+  c.kind = Kind::Tuple;
+  c.elements = std::move(elements);
+  return c;
+}
+
+bool ConstValue::isTruthy() const {
+  switch (kind) {
+  case Kind::None: return false;
+  case Kind::Bool: case Kind::Int: return intValue != 0;
+  case Kind::Float: return floatValue != 0;
+  case Kind::String: return !stringValue.empty();
+  case Kind::DType: return true;
+  case Kind::Tuple: return !elements.empty();
+  }
+  return false;
+}
+
+std::string ConstValue::str() const {
+  switch (kind) {
+  case Kind::None: return "None";
+  case Kind::Bool: return intValue ? "True" : "False";
+  case Kind::Int: return std::to_string(intValue);
+  case Kind::Float: {
+    if (std::isnan(floatValue))
+      return "nan";
+    if (std::isinf(floatValue))
+      return floatValue > 0 ? "inf" : "-inf";
+    // Shortest representation that round-trips, Python style.
+    for (int precision = 1; precision <= 17; ++precision) {
+      std::string s;
+      llvm::raw_string_ostream(s) << llvm::format("%.*g", precision, floatValue);
+      if (std::strtod(s.c_str(), nullptr) == floatValue) {
+        if (s.find_first_of(".en") == std::string::npos)
+          s += ".0";
+        return s;
+      }
+    }
+    return std::to_string(floatValue);
+  }
+  case Kind::String: return "'" + stringValue + "'";
+  case Kind::DType: return getScalarKindName(dtype).str();
+  case Kind::Tuple: {
+    std::string s = "(";
+    for (size_t i = 0; i < elements.size(); ++i)
+      s += (i ? ", " : "") + elements[i].str();
+    return s + (elements.size() == 1 ? ",)" : ")");
+  }
+  }
+  return "?";
+}
+
+bool tilec::operator==(const ConstValue &a, const ConstValue &b) {
+  if (a.isNumber() && b.isNumber()) {
+    if (a.isFloat() || b.isFloat())
+      return a.getFloat() == b.getFloat();
+    return a.getInt() == b.getInt();
+  }
+  if (a.kind != b.kind)
+    return false;
+  switch (a.kind) {
+  case ConstValue::Kind::String: return a.stringValue == b.stringValue;
+  case ConstValue::Kind::DType: return a.dtype == b.dtype;
+  case ConstValue::Kind::Tuple: return a.elements == b.elements;
+  default: return true; // None
+  }
+}
+
+std::optional<ScalarKind> tilec::getNaturalScalarKind(const ConstValue &value) {
+  if (value.isBool())
+    return ScalarKind::I1;
+  if (value.isInt()) {
+    int64_t v = value.getInt();
+    bool fits = v >= std::numeric_limits<int32_t>::min() &&
+                v <= std::numeric_limits<int32_t>::max();
+    return fits ? ScalarKind::I32 : ScalarKind::I64;
+  }
+  if (value.isFloat())
+    return ScalarKind::F32;
+  return std::nullopt;
+}

@@ -1,0 +1,246 @@
+//===- SemaErrorTest.cpp - Every Sema error: message and location ---------===//
+#include "FrontendTestUtils.h"
+
+using namespace tilec;
+using namespace tilec::test;
+
+namespace {
+struct SemaError {
+  const char *body;    ///< Kernel body (see kernelWith; line 3 is the first).
+  const char *message; ///< The exact first diagnostic line.
+};
+
+class SemaErrors : public ::testing::TestWithParam<SemaError> {};
+
+TEST_P(SemaErrors, ReportsWithLocation) {
+  Compilation c(kernelWith(GetParam().body));
+  auto kernels = c.analyze();
+  EXPECT_TRUE(kernels.empty());
+  EXPECT_GE(c.numErrors(), 1u);
+  EXPECT_EQ(c.firstError(), GetParam().message) << c.output();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, SemaErrors,
+    ::testing::Values(
+        // The mask/pointer shape check of LANGUAGE.md.
+        SemaError{"o = tl.arange(0, 512)\nm = tl.arange(0, 1024) < n\n"
+                  "x = tl.load(x_ptr + o, mask=m)",
+                  "test.tile:5:33: error: 'mask' has shape [1024] but the pointer tile "
+                  "has shape [512]"},
+        SemaError{"m = tl.arange(0, 4) < n\nx = tl.load(x_ptr, mask=m)",
+                  "test.tile:4:29: error: 'mask' has shape [4] but the pointer is a "
+                  "scalar"},
+        SemaError{"o = tl.arange(0, 8)\ntl.store(y_ptr + o, tl.arange(0, 16) * 1.0)",
+                  "test.tile:4:42: error: 'value' has shape [16] but the pointer tile "
+                  "has shape [8]"},
+        SemaError{"o = tl.arange(0, 8)\nx = tl.load(x_ptr + o, other=tl.arange(0, 4))",
+                  "test.tile:4:34: error: 'other' has shape [4] but the pointer tile has "
+                  "shape [8]"},
+        SemaError{"o = tl.arange(0, 8)\nx = tl.load(x_ptr + o, mask=o)",
+                  "test.tile:4:33: error: 'mask' must be a boolean (i1) tile or scalar, "
+                  "got [8] i32"},
+        SemaError{"x = tl.load(n)",
+                  "test.tile:3:17: error: 'ptr' of load must be a pointer or a tile of "
+                  "pointers, got i32"},
+        SemaError{"tl.store(3, 1.0)",
+                  "test.tile:3:14: error: 'ptr' of store must be a pointer or a tile of "
+                  "pointers, got 3"},
+        SemaError{"tl.store(y_ptr, x_ptr)",
+                  "test.tile:3:21: error: 'value' of store must be a number or a tile of "
+                  "numbers, got *fp32"},
+        // arange.
+        SemaError{"r = tl.arange(0, 100)",
+                  "test.tile:3:9: error: tile dimensions must be powers of two, got 100"},
+        SemaError{"r = tl.arange(0, n)",
+                  "test.tile:3:22: error: 'n' must be a constexpr (it is the end of "
+                  "arange), but it is a runtime i32"},
+        SemaError{"r = tl.arange(0, n + 1)",
+                  "test.tile:3:24: error: the end of arange must be a constexpr, but it "
+                  "is a runtime i32"},
+        SemaError{"r = tl.arange(4, 4)",
+                  "test.tile:3:9: error: arange(4, 4) is empty or out of the i32 range; "
+                  "expected start < end"},
+        SemaError{"r = tl.arange(0, 1 << 21)",
+                  "test.tile:3:9: error: a tile of shape [2097152] is too large; the "
+                  "maximum is 1048576 elements"},
+        SemaError{"a = tl.arange(0, 2048)\nb = a[:, None] + a[None, :]",
+                  "test.tile:4:20: error: a tile of shape [2048, 2048] is too large; the "
+                  "maximum is 1048576 elements"},
+        SemaError{"z = tl.zeros((1 << 40, 1 << 40), tl.float32)",
+                  "test.tile:3:18: error: a tile of shape [1099511627776, 1099511627776] "
+                  "is too large; the maximum is 1048576 elements"},
+        SemaError{"for i in tl.static_range(0, 1 << 62, 1):\n    pass",
+                  "test.tile:3:14: error: static_range unrolls 4611686018427387904 "
+                  "iterations; the limit is 4096"},
+        SemaError{"r = tl.arange(0, 2.0)",
+                  "test.tile:3:22: error: the end of arange must be an integer, got 2.0"},
+        // Names, builtins, arguments.
+        SemaError{"x = foo + 1", "test.tile:3:9: error: unknown name 'foo'"},
+        SemaError{"x = tl.foo(1)", "test.tile:3:9: error: unknown builtin 'tl.foo'"},
+        SemaError{"x = foo(1)", "test.tile:3:9: error: unknown function 'foo'"},
+        SemaError{"x = np.exp(1.0)", "test.tile:3:9: error: unknown name 'np'"},
+        SemaError{"x = tl.load", "test.tile:3:9: error: builtin 'tl.load' can only be "
+                                 "called"},
+        SemaError{"x = n.foo()", "test.tile:3:11: error: unknown method 'foo' of i32"},
+        SemaError{"x = n(1)", "test.tile:3:9: error: 'n' is a variable, not a function"},
+        SemaError{"x = tl.program_id(0, 1)",
+                  "test.tile:3:26: error: too many arguments to 'tl.program_id'; "
+                  "expected program_id(axis)"},
+        SemaError{"x = tl.program_id()",
+                  "test.tile:3:9: error: 'tl.program_id' is missing required argument "
+                  "'axis'; expected program_id(axis)"},
+        SemaError{"x = tl.load(x_ptr, maks=1)",
+                  "test.tile:3:24: error: 'tl.load' got an unexpected keyword argument "
+                  "'maks'; expected load(ptr, mask=None, other=None, boundary_check=(), "
+                  "padding_option='', cache_modifier='', eviction_policy='', "
+                  "volatile=False)"},
+        SemaError{"x = tl.load(x_ptr, ptr=x_ptr)",
+                  "test.tile:3:24: error: 'tl.load' got multiple values for argument "
+                  "'ptr'"},
+        SemaError{"x = tl.program_id(axis=3)",
+                  "test.tile:3:28: error: axis must be 0, 1 or 2, got 3"},
+        SemaError{"x = tl.exp(tl.arange(0, 4))",
+                  "test.tile:3:16: error: 'tl.exp' expects a floating-point argument, got "
+                  "[4] i32"},
+        // Operators.
+        SemaError{"x = tl.arange(0, 4) + tl.arange(0, 8)",
+                  "test.tile:3:25: error: incompatible shapes for '+': [4] and [8]"},
+        SemaError{"x = x_ptr * 2",
+                  "test.tile:3:15: error: unsupported operand types for '*': *fp32 and 2"},
+        SemaError{"x = x_ptr + 1.5",
+                  "test.tile:3:17: error: pointer offset must be an integer, got 1.5"},
+        SemaError{"x = x_ptr + y_ptr",
+                  "test.tile:3:15: error: unsupported operand types for '+': *fp32 and "
+                  "*fp32"},
+        SemaError{"x = tl.load(x_ptr) // 2",
+                  "test.tile:3:24: error: '//' requires integer operands, got fp32"},
+        SemaError{"x = BLOCK // 0",
+                  "test.tile:3:15: error: division by zero in constexpr expression"},
+        SemaError{"x = 'a' - 1",
+                  "test.tile:3:13: error: unsupported operand types for '-': 'str' and "
+                  "'int'"},
+        SemaError{"x = n ** 2", "test.tile:3:11: error: not supported yet: '**' on runtime "
+                                "values"},
+        SemaError{"x = -x_ptr", "test.tile:3:9: error: unary '-' is not defined on *fp32"},
+        SemaError{"x = tl.store(y_ptr, 1.0) + 1",
+                  "test.tile:3:9: error: operand of '+' has no value"},
+        SemaError{"x = tl.store(y_ptr, 1.0)",
+                  "test.tile:3:9: error: this expression has no value to assign to 'x'"},
+        // Shapes and dtypes.
+        SemaError{"z = tl.zeros((4, 3), tl.float32)",
+                  "test.tile:3:18: error: tile dimensions must be powers of two, got 3"},
+        SemaError{"z = tl.zeros((4, n), tl.float32)",
+                  "test.tile:3:22: error: not supported yet: tuples of runtime values"},
+        SemaError{"z = tl.zeros((4,), 'f32')",
+                  "test.tile:3:24: error: expected a dtype such as tl.float16, got 'f32'"},
+        SemaError{"r = tl.arange(0, 4)\nz = r[0]",
+                  "test.tile:4:11: error: not supported yet: tile indexing other than ':' "
+                  "and 'None' (as in x[:, None])"},
+        SemaError{"r = tl.arange(0, 4)\nz = r[None]",
+                  "test.tile:4:9: error: subscript of [4] i32 needs one ':' per dimension "
+                  "(1), got 0"},
+        SemaError{"r = tl.arange(0, 4)\nz = tl.broadcast_to(r, (4, 8))",
+                  "test.tile:4:9: error: cannot broadcast shape [4] to [4, 8]"},
+        // Not implemented yet.
+        SemaError{"if n > 0:\n    pass",
+                  "test.tile:3:5: error: not supported yet: 'if' with a runtime condition"},
+        SemaError{"for i in range(n):\n    pass",
+                  "test.tile:3:5: error: not supported yet: 'for' loops other than 'for "
+                  "i in tl.static_range(...)'"},
+        SemaError{"while n:\n    pass", "test.tile:3:5: error: not supported yet: 'while' "
+                                        "loops"},
+        SemaError{"return", "test.tile:3:5: error: not supported yet: 'return' in a "
+                            "kernel"},
+        SemaError{"x = tl.dot(1, 2)", "test.tile:3:9: error: not supported yet: 'tl.dot'"},
+        SemaError{"x = n if n else 1",
+                  "test.tile:3:11: error: not supported yet: conditional expressions with "
+                  "a runtime condition"},
+        // Compile-time checks.
+        SemaError{"tl.static_assert(BLOCK == 64, 'BLOCK must be 64')",
+                  "test.tile:3:5: error: static_assert failed: BLOCK must be 64"},
+        SemaError{"x = tl.range(0, 4)",
+                  "test.tile:3:9: error: 'tl.range' can only be the iterable of a 'for' "
+                  "loop"},
+        SemaError{"a, b = 1, 2, 3",
+                  "test.tile:3:5: error: cannot unpack 3 values into 2 targets"},
+        SemaError{"x = float('abc')",
+                  "test.tile:3:15: error: could not convert 'abc' to float"}));
+
+TEST(SemaErrors, ErrorsRecoverPerStatement) {
+  // Each bad statement is reported once; uses of a failed name stay silent.
+  Compilation c(kernelWith("a = foo\nb = a + 1\nc = bar\nd = tl.arange(0, 3)"));
+  EXPECT_TRUE(c.analyze().empty());
+  EXPECT_EQ(c.numErrors(), 3u) << c.output();
+}
+
+TEST(SemaErrors, KernelLevelErrors) {
+  struct Case {
+    std::string source;
+    const char *message;
+  } cases[] = {
+      {"@kernel\ndef k(x):\n    pass\n",
+       "test.tile:2:7: error: parameter 'x' of kernel 'k' needs a type annotation, e.g. "
+       "'x: *fp32', 'x: i32' or 'x: constexpr'"},
+      {"@kernel\ndef k(B: constexpr):\n    pass\n",
+       "test.tile:2:7: error: constexpr parameter 'B' of kernel 'k' has no value; give it "
+       "a default or pass -D B=VALUE"},
+      {"@kernel\ndef k(n: i32 = 3):\n    pass\n",
+       "test.tile:2:16: error: only constexpr parameters can have a default value"},
+      {"@kernel(num_warps=3)\ndef k():\n    pass\n",
+       "test.tile:2:5: error: num_warps must be a power of two between 1 and 32, got 3"},
+      {"@kernel(warps=4)\ndef k():\n    pass\n",
+       "test.tile:1:9: error: unknown option 'warps' of @kernel; expected num_warps or "
+       "num_stages"},
+      {"@triton.autotune\ndef k():\n    pass\n",
+       "test.tile:1:1: error: unknown decorator '@triton.autotune'; expected @kernel, @jit "
+       "or @triton.jit"},
+      {"def helper():\n    pass\n",
+       "error: no kernels in this file (a kernel is a function with a @kernel decorator)"},
+  };
+  for (const Case &test : cases) {
+    Compilation c(test.source);
+    EXPECT_TRUE(c.analyze().empty());
+    EXPECT_EQ(c.firstError(), test.message) << test.source;
+  }
+}
+
+TEST(SemaErrors, SelectionAndDefines) {
+  Compilation c(std::string(kSeedKernels) + "\ndef helper(x):\n    return x\n");
+  ASSERT_NE(c.parse(), nullptr);
+  SemaOptions missing;
+  missing.kernelName = "nope";
+  EXPECT_TRUE(analyze(*c.module, missing, c.diag).empty());
+  EXPECT_EQ(c.firstError(), "error: no kernel named 'nope'");
+
+  Compilation d(std::string(kSeedKernels) + "\ndef helper(x):\n    return x\n");
+  ASSERT_NE(d.parse(), nullptr);
+  SemaOptions device;
+  device.kernelName = "helper";
+  EXPECT_TRUE(analyze(*d.module, device, d.diag).empty());
+  EXPECT_EQ(d.firstError(), "test.tile:21:5: error: 'helper' is a device function, not "
+                            "a kernel (add @kernel)");
+
+  Compilation e(kSeedKernels);
+  SemaOptions unknownDefine;
+  unknownDefine.defines.push_back({"BLOCK", ConstValue::getInt(64)});
+  EXPECT_TRUE(e.analyze(unknownDefine).empty());
+  EXPECT_EQ(e.firstError(), "error: -D BLOCK does not name a parameter of any kernel");
+
+  Compilation f(kSeedKernels);
+  SemaOptions runtimeDefine;
+  runtimeDefine.kernelName = "add_kernel";
+  runtimeDefine.defines.push_back({"n_elements", ConstValue::getInt(64)});
+  EXPECT_TRUE(f.analyze(runtimeDefine).empty());
+  EXPECT_EQ(f.firstError(), "test.tile:3:60: error: -D n_elements: 'n_elements' is a "
+                            "runtime parameter of kernel 'add_kernel', not a constexpr");
+
+  Compilation g(kSeedKernels);
+  SemaOptions badBlock;
+  badBlock.defines.push_back({"BLOCK_SIZE", ConstValue::getInt(1000)});
+  EXPECT_TRUE(g.analyze(badBlock).empty());
+  EXPECT_EQ(g.firstError(),
+            "test.tile:5:34: error: tile dimensions must be powers of two, got 1000");
+  EXPECT_EQ(g.numErrors(), 2u); // Once per kernel.
+}
+} // namespace

@@ -1,0 +1,105 @@
+//===- Metadata.cpp - The JSON that travels beside the PTX ----------------===//
+//
+// Written with llvm::json; read by runtime/lib/Metadata.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Metadata.h"
+
+#include "tilec/Frontend/MLIRGen.h"
+
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+
+using namespace tilec;
+
+std::string tilec::hashSource(llvm::StringRef text) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 0x100000001b3ull;
+  }
+  std::string out;
+  llvm::raw_string_ostream(out) << llvm::format_hex_no_prefix(hash, 16);
+  return out;
+}
+
+/// True when `user` is an instruction of `function`, directly or through
+/// constant expressions.
+static bool isUsedIn(const llvm::User *user, const llvm::Function *function) {
+  if (const auto *inst = llvm::dyn_cast<llvm::Instruction>(user))
+    return inst->getFunction() == function;
+  return llvm::any_of(user->users(), [&](const llvm::User *next) {
+    return isUsedIn(next, function);
+  });
+}
+
+/// Bytes of static shared memory (address space 3) that `kernel` uses.
+static uint64_t sharedBytes(const llvm::Module &module, llvm::StringRef kernel) {
+  const llvm::Function *function = module.getFunction(kernel);
+  uint64_t bytes = 0;
+  for (const llvm::GlobalVariable &global : module.globals())
+    if (global.getAddressSpace() == 3 &&
+        llvm::any_of(global.users(), [&](const llvm::User *user) {
+          return isUsedIn(user, function);
+        }))
+      bytes += module.getDataLayout().getTypeAllocSize(global.getValueType());
+  return bytes;
+}
+
+static llvm::json::Value toJSON(const ConstValue &value) {
+  switch (value.getKind()) {
+  case ConstValue::Kind::Bool:
+    return value.getBool();
+  case ConstValue::Kind::Int:
+    return value.getInt();
+  case ConstValue::Kind::Float:
+    return value.getFloat();
+  case ConstValue::Kind::String:
+    return value.getString().str();
+  case ConstValue::Kind::None:
+    return nullptr;
+  default:
+    return value.str();
+  }
+}
+
+void tilec::writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
+                          llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
+                          const llvm::Module &ptxModule) {
+  llvm::json::OStream json(os, 2);
+  json.object([&] {
+    json.attribute("tilec_version", facts.version);
+    json.attribute("source", facts.source);
+    json.attribute("source_hash", hashSource(facts.sourceText));
+    json.attribute("target", facts.target);
+    json.attributeArray("kernels", [&] {
+      for (const auto &kernel : kernels)
+        json.object([&] {
+          json.attribute("name", kernel->name);
+          json.attribute("num_warps", int64_t(kernel->numWarps));
+          json.attribute("num_stages", int64_t(kernel->numStages));
+          json.attribute("shared_bytes", int64_t(sharedBytes(ptxModule, kernel->name)));
+          json.attributeArray("params", [&] {
+            for (const KernelParam &param : kernel->params) {
+              if (param.isConstexpr)
+                continue;
+              json.object([&] {
+                json.attribute("name", param.name);
+                json.attribute("type", param.type.str());
+                if (param.type.isPointer())
+                  json.attribute("align", int64_t(kPointerArgAlignment));
+              });
+            }
+          });
+          json.attributeObject("constexprs", [&] {
+            for (const KernelParam &param : kernel->params)
+              if (param.isConstexpr)
+                json.attribute(param.name, toJSON(param.value));
+          });
+        });
+    });
+  });
+  os << "\n";
+}

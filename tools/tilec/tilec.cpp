@@ -1,0 +1,263 @@
+//===- tilec.cpp - The tile-language compiler driver ----------------------===//
+//
+// .tile -> AST -> tile dialect -> tilegpu -> LLVM dialect -> LLVM IR -> PTX,
+// with every stage printable (--emit) or saved (--dump-stages), and the
+// metadata JSON written beside the PTX.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Metadata.h"
+#include "Version.h"
+
+#include "tilec/Frontend/ASTPrinter.h"
+#include "tilec/Frontend/MLIRGen.h"
+#include "tilec/Frontend/Parser.h"
+#include "tilec/Target/PTX.h"
+#include "tilec/Target/Pipeline.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace llvm;
+
+namespace {
+
+enum class Stage { AST, Tile, TileGPU, LLVMMLIR, LLVMIR, PTX };
+
+cl::OptionCategory category("tilec options");
+
+cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input .tile file>"),
+                               cl::Required, cl::cat(category));
+cl::opt<std::string> outputPath("o", cl::desc("Output file (default: the "
+                                              "input's name with .ptx, or "
+                                              "stdout for --emit other than ptx)"),
+                                cl::value_desc("path"), cl::cat(category));
+cl::opt<std::string> arch("arch", cl::desc("Target GPU: sm_80, sm_90 or sm_90a"),
+                          cl::init("sm_90"), cl::cat(category));
+cl::opt<Stage> emit(
+    "emit", cl::desc("The stage to output"), cl::init(Stage::PTX),
+    cl::values(clEnumValN(Stage::AST, "ast", "typed AST of each kernel"),
+               clEnumValN(Stage::Tile, "tile", "tile dialect"),
+               clEnumValN(Stage::TileGPU, "tilegpu", "tilegpu dialect (layouts)"),
+               clEnumValN(Stage::LLVMMLIR, "llvm-mlir", "LLVM + NVVM dialects"),
+               clEnumValN(Stage::LLVMIR, "llvm", "LLVM IR (optimized)"),
+               clEnumValN(Stage::PTX, "ptx", "PTX and its metadata JSON")),
+    cl::cat(category));
+cl::list<std::string> defines("D", cl::Prefix,
+                              cl::desc("Set a constexpr parameter: -D NAME=VALUE"),
+                              cl::value_desc("NAME=VALUE"), cl::cat(category));
+cl::opt<std::string> kernelName("kernel",
+                                cl::desc("Compile only this kernel of the file"),
+                                cl::cat(category));
+cl::opt<unsigned> numWarps("num-warps",
+                           cl::desc("Warps per program (overrides @kernel)"),
+                           cl::cat(category));
+cl::opt<bool> dumpAfterAll("dump-ir-after-all",
+                           cl::desc("Print the IR after every pass to stderr"),
+                           cl::cat(category));
+cl::opt<std::string> dumpStages(
+    "dump-stages",
+    cl::desc("Save every stage (ast, tile, tilegpu, llvm-mlir, llvm, ptx) "
+             "into this directory"),
+    cl::value_desc("dir"), cl::cat(category));
+
+/// Everything one compilation holds on to.
+struct Compilation {
+  SourceMgr sourceMgr;
+  std::unique_ptr<tilec::DiagnosticEngine> diag;
+  std::vector<std::unique_ptr<tilec::KernelInstance>> kernels;
+  std::string sourceText;
+};
+
+/// Writes `text` to `path` ("-" is stdout); reports failure.
+bool writeFile(StringRef path, function_ref<void(raw_ostream &)> write) {
+  std::string error;
+  auto file = mlir::openOutputFile(path, &error);
+  if (!file) {
+    errs() << "tilec: error: " << error << "\n";
+    return false;
+  }
+  write(file->os());
+  file->keep();
+  return true;
+}
+
+/// The file a stage is saved to under --dump-stages.
+std::string stagePath(StringRef suffix) {
+  SmallString<256> path(dumpStages);
+  sys::path::append(path, sys::path::stem(inputPath) + suffix);
+  return std::string(path);
+}
+
+/// Emits `stage` when it is the one asked for, and saves it under
+/// --dump-stages. Returns true when the compilation should stop here.
+bool handleStage(Stage stage, StringRef suffix, bool &ok,
+                 function_ref<void(raw_ostream &)> print) {
+  if (!dumpStages.empty()) {
+    std::string path = stagePath(suffix);
+    if (writeFile(path, print))
+      outs() << "tilec: " << suffix.drop_front() << " -> " << path << "\n";
+    else
+      ok = false;
+  }
+  if (emit != stage)
+    return false;
+  ok = ok && writeFile(outputPath.empty() ? std::string("-") : outputPath.getValue(), print);
+  return true;
+}
+
+int compile() {
+  if (!mlir::tilec::isSupportedArch(arch)) {
+    errs() << "tilec: error: unsupported --arch '" << arch
+           << "' (expected sm_80, sm_90 or sm_90a)\n";
+    return 1;
+  }
+  if (numWarps.getNumOccurrences() &&
+      (numWarps == 0 || numWarps > 32 || !isPowerOf2_32(numWarps))) {
+    errs() << "tilec: error: --num-warps must be a power of two from 1 to 32\n";
+    return 1;
+  }
+  if (!dumpStages.empty())
+    if (std::error_code ec = sys::fs::create_directories(dumpStages)) {
+      errs() << "tilec: error: cannot create '" << dumpStages
+             << "': " << ec.message() << "\n";
+      return 1;
+    }
+
+  Compilation c;
+  auto buffer = MemoryBuffer::getFile(inputPath, /*IsText=*/true);
+  if (!buffer) {
+    errs() << "tilec: error: cannot read '" << inputPath
+           << "': " << buffer.getError().message() << "\n";
+    return 1;
+  }
+  c.sourceText = (*buffer)->getBuffer().str();
+  unsigned bufferId = c.sourceMgr.AddNewSourceBuffer(std::move(*buffer), SMLoc());
+  c.diag = std::make_unique<tilec::DiagnosticEngine>(c.sourceMgr);
+
+  // Frontend.
+  std::unique_ptr<tilec::Module> ast = tilec::parseFile(bufferId, *c.diag);
+  if (!ast)
+    return 1;
+  tilec::SemaOptions semaOptions;
+  semaOptions.kernelName = kernelName;
+  if (numWarps.getNumOccurrences())
+    semaOptions.numWarps = numWarps;
+  for (const std::string &text : defines) {
+    std::pair<std::string, tilec::ConstValue> define;
+    std::string error;
+    if (!tilec::parseDefine(text, define, error)) {
+      errs() << "tilec: error: bad -D '" << text << "': " << error << "\n";
+      return 1;
+    }
+    semaOptions.defines.push_back(std::move(define));
+  }
+  c.kernels = tilec::analyze(*ast, semaOptions, *c.diag);
+  if (c.diag->hasErrors())
+    return 1;
+  if (c.kernels.empty()) {
+    errs() << "tilec: error: " << inputPath
+           << " has no kernel (a function decorated with @kernel)\n";
+    return 1;
+  }
+  bool ok = true;
+  if (handleStage(Stage::AST, ".ast.txt", ok, [&](raw_ostream &os) {
+        for (const auto &kernel : c.kernels)
+          tilec::printKernel(*kernel, os);
+      }))
+    return ok ? 0 : 1;
+
+  // MLIR stages. Diagnostics print like the frontend's: file:line:col, the
+  // line and a caret.
+  mlir::DialectRegistry registry;
+  mlir::tilec::registerTilecDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  mlir::SourceMgrDiagnosticHandler diagHandler(c.sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      tilec::generateMLIR(context, c.kernels, *c.diag);
+  if (!module)
+    return 1;
+  auto printModule = [&](raw_ostream &os) { module->print(os); };
+  if (handleStage(Stage::Tile, ".tile.mlir", ok, printModule))
+    return ok ? 0 : 1;
+
+  auto runPipeline = [&](function_ref<void(mlir::PassManager &)> build) {
+    mlir::PassManager pm(&context);
+    if (failed(mlir::applyPassManagerCLOptions(pm)))
+      return false;
+    if (dumpAfterAll)
+      pm.enableIRPrinting();
+    build(pm);
+    return succeeded(pm.run(*module));
+  };
+  unsigned defaultWarps = numWarps.getNumOccurrences() ? numWarps : 4;
+  if (!runPipeline([&](mlir::PassManager &pm) {
+        mlir::tilec::buildTileToTileGPUPipeline(pm, defaultWarps);
+      }))
+    return 1;
+  if (handleStage(Stage::TileGPU, ".tilegpu.mlir", ok, printModule))
+    return ok ? 0 : 1;
+  if (!runPipeline([&](mlir::PassManager &pm) {
+        mlir::tilec::buildTileGPUToLLVMPipeline(pm);
+      }))
+    return 1;
+  if (handleStage(Stage::LLVMMLIR, ".llvm.mlir", ok, printModule))
+    return ok ? 0 : 1;
+
+  // LLVM and PTX.
+  mlir::tilec::TargetOptions target;
+  target.arch = arch;
+  LLVMContext llvmContext;
+  auto llvmModule = mlir::tilec::translateToLLVMIR(*module, llvmContext, target);
+  if (!llvmModule)
+    return 1;
+  if (handleStage(Stage::LLVMIR, ".ll", ok,
+                  [&](raw_ostream &os) { llvmModule->print(os, nullptr); }))
+    return ok ? 0 : 1;
+  std::optional<std::string> ptx =
+      mlir::tilec::compileToPTX(*llvmModule, target, module->getLoc());
+  if (!ptx)
+    return 1;
+  if (outputPath.empty()) {
+    SmallString<256> path(sys::path::filename(inputPath));
+    sys::path::replace_extension(path, ".ptx");
+    outputPath = std::string(path);
+  }
+  handleStage(Stage::PTX, ".ptx", ok, [&](raw_ostream &os) { os << *ptx; });
+  if (outputPath == "-")
+    return ok ? 0 : 1;
+  SmallString<256> metadataPath(outputPath);
+  sys::path::replace_extension(metadataPath, ".json");
+  tilec::ModuleFacts facts{TILEC_VERSION, inputPath, c.sourceText, arch};
+  ok = ok && writeFile(metadataPath, [&](raw_ostream &os) {
+         tilec::writeMetadata(os, facts, c.kernels, *llvmModule);
+       });
+  return ok ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "tilec " << TILEC_VERSION << " (LLVM " << LLVM_VERSION_STRING
+       << ", targets sm_80 sm_90 sm_90a)\n";
+  });
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tilec: compile .tile kernels to PTX\n\n"
+      "  tilec kernel.tile -o kernel.ptx   writes kernel.ptx and kernel.json\n");
+  return compile();
+}

@@ -180,6 +180,8 @@ int compile() {
   mlir::tilec::registerTilecDialects(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  if (dumpAfterAll)
+    context.disableMultithreading(); // IR printing needs one thread.
   mlir::SourceMgrDiagnosticHandler diagHandler(c.sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       tilec::generateMLIR(context, c.kernels, *c.diag);
@@ -194,7 +196,10 @@ int compile() {
     if (failed(mlir::applyPassManagerCLOptions(pm)))
       return false;
     if (dumpAfterAll)
-      pm.enableIRPrinting();
+      pm.enableIRPrinting([](mlir::Pass *, mlir::Operation *) { return false; },
+                          [](mlir::Pass *, mlir::Operation *) { return true; },
+                          /*printModuleScope=*/true,
+                          /*printAfterOnlyOnChange=*/false);
     build(pm);
     return succeeded(pm.run(*module));
   };

@@ -101,6 +101,7 @@ private:
       if (param->type.isPointer())
         func.setArgAttr(i, mlir::tilec::kDivisibilityAttr,
                         builder.getI32IntegerAttr(kPointerArgAlignment));
+      entry->getArgument(i).setLoc(loc(param->loc));
       values[param->var] = entry->getArgument(i);
     }
     builder.setInsertionPointToStart(entry);

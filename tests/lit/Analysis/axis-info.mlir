@@ -1,0 +1,45 @@
+// RUN: tile-opt %s -test-print-axis-info -split-input-file -verify-diagnostics -o /dev/null
+// Contiguity, divisibility and constancy of the values of a vector-add
+// kernel, and of comparisons whose bound's divisibility is known or not.
+
+func.func @offsets(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) {
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %pid = tile.program_id 0 : i32
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1024], constancy = [1]}}
+  %c1024 = arith.constant 1024 : i32
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1024], constancy = [1]}}
+  %base = arith.muli %pid, %c1024 : i32
+  // expected-remark @+1 {{contiguity = [1024], divisibility = [1073741824], constancy = [1]}}
+  %range = tile.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32>
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1024], constancy = [1024]}}
+  %bs = tile.splat %base : tensor<1024xi32>
+  // expected-remark @+1 {{contiguity = [1024], divisibility = [1024], constancy = [1]}}
+  %offs = arith.addi %bs, %range : tensor<1024xi32>
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1], constancy = [1024]}}
+  %ns = tile.splat %n : tensor<1024xi32>
+  // A bound of unknown divisibility: the mask may change at any element.
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %mask = arith.cmpi slt, %offs, %ns : tensor<1024xi32>
+  // expected-remark @+1 {{contiguity = [1], divisibility = [16], constancy = [1024]}}
+  %xs = tile.splat %x : tensor<1024x!tile.ptr<f32>>
+  // Pointer divisibility counts bytes: 16-byte base, 4-byte elements.
+  // expected-remark @+1 {{contiguity = [1024], divisibility = [16], constancy = [1]}}
+  %xp = tile.addptr %xs, %offs : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+  return
+}
+
+// -----
+
+func.func @aligned_bound(%n: i32 {tile.divisibility = 16 : i32}) {
+  // expected-remark @+1 {{contiguity = [256], divisibility = [1073741824], constancy = [1]}}
+  %range = tile.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32>
+  // expected-remark @+1 {{contiguity = [1], divisibility = [16], constancy = [256]}}
+  %ns = tile.splat %n : tensor<256xi32>
+  // A bound divisible by 16: the mask is constant over runs of 16.
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1], constancy = [16]}}
+  %mask = arith.cmpi slt, %range, %ns : tensor<256xi32>
+  // A range starting at 3: contiguous, but its runs start unaligned.
+  // expected-remark @+1 {{contiguity = [256], divisibility = [1], constancy = [1]}}
+  %off = tile.make_range {start = 3 : i32, end = 259 : i32} : tensor<256xi32>
+  return
+}

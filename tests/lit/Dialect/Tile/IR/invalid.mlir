@@ -1,0 +1,88 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+// The verifiers' errors.
+
+func.func @range_not_power_of_two() {
+  // expected-error @+1 {{range length 100 is not a power of two}}
+  %r = tile.make_range {start = 0 : i32, end = 100 : i32} : tensor<100xi32>
+  return
+}
+
+// -----
+
+func.func @range_wrong_size() {
+  // expected-error @+1 {{result has 64 elements but the range has 128}}
+  %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<64xi32>
+  return
+}
+
+// -----
+
+func.func @range_empty() {
+  // expected-error @+1 {{end (0) must be greater than start (0)}}
+  %r = tile.make_range {start = 0 : i32, end = 0 : i32} : tensor<1xi32>
+  return
+}
+
+// -----
+
+func.func @load_wrong_result(%p: tensor<16x!tile.ptr<f32>>) {
+  // expected-error @+1 {{result type 'tensor<16xf16>' does not match the pointee type 'tensor<16xf32>'}}
+  %v = tile.load %p : (tensor<16x!tile.ptr<f32>>) -> tensor<16xf16>
+  return
+}
+
+// -----
+
+func.func @load_mask_shape(%p: tensor<16x!tile.ptr<f32>>, %m: tensor<32xi1>) {
+  // expected-error @+1 {{mask type 'tensor<32xi1>' does not have the shape of 'tensor<16x!tile.ptr<f32>>'}}
+  %v = tile.load %p mask %m : (tensor<16x!tile.ptr<f32>>, tensor<32xi1>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @load_other_type(%p: tensor<16x!tile.ptr<f32>>, %m: tensor<16xi1>, %o: tensor<16xf16>) {
+  // expected-error @+1 {{'other' type 'tensor<16xf16>' does not match the result type 'tensor<16xf32>'}}
+  %v = tile.load %p mask %m other %o : (tensor<16x!tile.ptr<f32>>, tensor<16xi1>, tensor<16xf16>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @store_value_type(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xi32>) {
+  // expected-error @+1 {{value type 'tensor<16xi32>' does not match the pointee type 'tensor<16xf32>'}}
+  tile.store %p, %v : (tensor<16x!tile.ptr<f32>>, tensor<16xi32>) -> ()
+  return
+}
+
+// -----
+
+func.func @addptr_shape(%p: tensor<16x!tile.ptr<f32>>, %o: tensor<32xi32>) {
+  // expected-error @+1 {{all non-scalar operands/results must have the same shape}}
+  %q = tile.addptr %p, %o : tensor<16x!tile.ptr<f32>>, tensor<32xi32>
+  return
+}
+
+// -----
+
+func.func @broadcast_bad(%x: tensor<2x8xf32>) {
+  // expected-error @+1 {{dimension 2 is neither 1 nor 4}}
+  %y = tile.broadcast %x : tensor<2x8xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @expand_dims_bad(%x: tensor<8xf32>) {
+  // expected-error @+1 {{is not 'tensor<8xf32>' with a 1 inserted at axis 1}}
+  %y = tile.expand_dims %x {axis = 1 : i32} : tensor<8xf32> -> tensor<1x8xf32>
+  return
+}
+
+// -----
+
+func.func @program_id_axis() {
+  // expected-error @+1 {{attribute 'axis' failed to satisfy constraint}}
+  %p = tile.program_id 3 : i32
+  return
+}

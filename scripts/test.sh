@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Every test: GoogleTest unit tests, lit/FileCheck tests (ptxas ones when the
+# CUDA toolkit is at /usr/local/cuda), the examples and the GPU tests (which
+# report themselves skipped without a GPU).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+scripts/setup.sh
+ctest --test-dir build --output-on-failure -j "$(nproc)"

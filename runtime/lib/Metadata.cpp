@@ -126,6 +126,8 @@ ParamInfo readParam(const SchemaReader &R, const Value &V,
 ConstexprValue readConstexpr(const SchemaReader &R, const Value &V,
                              const std::string &Path) {
   switch (V.K) {
+  case Value::Kind::Null:
+    return std::monostate();
   case Value::Kind::Bool:
     return V.Bool;
   case Value::Kind::Int:
@@ -136,7 +138,7 @@ ConstexprValue readConstexpr(const SchemaReader &R, const Value &V,
     return V.Str;
   default:
     R.fail(V, Path,
-           std::string("expected an integer, float, boolean or string, got ") +
+           std::string("expected an integer, float, boolean, string or null, got ") +
                V.kindName());
   }
 }

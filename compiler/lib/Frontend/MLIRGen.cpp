@@ -405,6 +405,8 @@ private:
           builder.getI32IntegerAttr(call.getConstArg(0).getInt()),
           builder.getI32IntegerAttr(call.getConstArg(1).getInt()));
     case Builtin::Load: {
+      if (!checkMemoryAccess(call, /*volatileArg=*/7))
+        return nullptr;
       bool ok = true;
       Value ptr = generateExpr(call.getArg(0));
       if (!ptr)
@@ -427,8 +429,30 @@ private:
     }
   }
 
+  /// What the GPU lowering cannot do yet, reported at the call: i1 through
+  /// pointers and volatile accesses.
+  bool checkMemoryAccess(const BuiltinCallExpr &call,
+                         std::optional<unsigned> volatileArg) {
+    if (call.getArg(0).getType().getElement() == ScalarKind::I1) {
+      diag.error(call.getLoc(), "not supported yet: loads and stores through "
+                                "'*i1' pointers (use '*i8' and compare)");
+      return false;
+    }
+    if (volatileArg && call.getConstArg(*volatileArg).isTruthy()) {
+      diag.error(call.getLoc(), "not supported yet: volatile=True");
+      return false;
+    }
+    return true;
+  }
+
   template <typename OpTy>
   Value unaryMath(const BuiltinCallExpr &call, mlir::Location where) {
+    if (call.getType().getElement() == ScalarKind::F64) {
+      fail(call.getLoc(), "not supported yet: '" +
+                              getBuiltinInfo(call.getBuiltin()).name +
+                              "' on fp64");
+      return nullptr;
+    }
     Value operand = generateExpr(call.getArg(0));
     if (!operand)
       return nullptr;
@@ -442,6 +466,8 @@ private:
       diag.error(expr.getLoc(), "not supported yet: this statement");
       return false;
     }
+    if (!checkMemoryAccess(*call, std::nullopt))
+      return false;
     bool ok = true;
     Value ptr = generateExpr(call->getArg(0));
     Value value = ptr ? generateExpr(call->getArg(1)) : nullptr;

@@ -27,8 +27,10 @@ struct ParamInfo {
   unsigned Align = 0; ///< Alignment in bytes the compiler assumed (0: none).
 };
 
-/// The value of a constexpr parameter the kernel was compiled with.
-using ConstexprValue = std::variant<bool, std::int64_t, double, std::string>;
+/// The value of a constexpr parameter the kernel was compiled with;
+/// std::monostate stands for Python's None.
+using ConstexprValue =
+    std::variant<std::monostate, bool, std::int64_t, double, std::string>;
 
 /// Everything the runtime needs to know to launch one kernel.
 struct KernelInfo {

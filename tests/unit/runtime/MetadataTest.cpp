@@ -78,16 +78,18 @@ TEST(Metadata, ParsesTheVectorAddExample) {
 TEST(Metadata, ConstexprValuesOfEveryKind) {
   tile::ModuleMetadata M = tile::ModuleMetadata::parse(withKernel(
       R"({"name": "k", "num_warps": 8, "shared_bytes": 65536, "params": [],
-          "constexprs": {"B": 64, "F": -1.5e3, "T": true, "S": "tanh\u00e9\n"}})"));
+          "constexprs": {"B": 64, "F": -1.5e3, "T": true, "S": "tanh\u00e9\n",
+                         "N": null}})"));
   const tile::KernelInfo &K = M.Kernels[0];
   EXPECT_EQ(K.NumWarps, 8u);
   EXPECT_EQ(K.SharedBytes, 65536u);
-  ASSERT_EQ(K.Constexprs.size(), 4u);
+  ASSERT_EQ(K.Constexprs.size(), 5u);
   EXPECT_EQ(K.Constexprs[0].first, "B");
   EXPECT_EQ(std::get<std::int64_t>(*K.findConstexpr("B")), 64);
   EXPECT_EQ(std::get<double>(*K.findConstexpr("F")), -1500.0);
   EXPECT_EQ(std::get<bool>(*K.findConstexpr("T")), true);
   EXPECT_EQ(std::get<std::string>(*K.findConstexpr("S")), "tanh\xC3\xA9\n");
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(*K.findConstexpr("N")));
   EXPECT_EQ(K.findConstexpr("X"), nullptr);
   EXPECT_THROW(K.constexprInt("F"), tile::Error);
   EXPECT_THROW(K.constexprInt("X"), tile::Error);
@@ -197,9 +199,9 @@ TEST(Metadata, ParamAndConstexprErrors) {
             "m.json:2:121: kernels[0].params[0].name: empty parameter name");
   EXPECT_EQ(Kernel(R"([{"type": "i8"}])"),
             "m.json:2:112: kernels[0].params[0]: missing key 'name'");
-  EXPECT_EQ(Kernel("[]", R"({"A": null})"),
+  EXPECT_EQ(Kernel("[]", R"({"A": [1]})"),
             "m.json:2:135: kernels[0].constexprs.A: expected an integer, "
-            "float, boolean or string, got null");
+            "float, boolean, string or null, got an array");
   EXPECT_EQ(
       Kernel("{}"),
       "m.json:2:111: kernels[0].params: expected an array, got an object");

@@ -117,3 +117,138 @@ LogicalResult StoreOp::verify() {
                            "mask");
   return success();
 }
+
+LogicalResult TransOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto dst = cast<RankedTensorType>(getResult().getType());
+  ArrayRef<int32_t> order = getOrder();
+  if (order.size() != static_cast<size_t>(src.getRank()))
+    return emitOpError("order has ")
+           << order.size() << " entries for a rank-" << src.getRank()
+           << " source";
+  SmallVector<bool> seen(order.size(), false);
+  SmallVector<int64_t> expected;
+  for (int32_t dim : order) {
+    if (dim < 0 || dim >= src.getRank() || seen[dim])
+      return emitOpError("order is not a permutation of the source's "
+                         "dimensions");
+    seen[dim] = true;
+    expected.push_back(src.getDimSize(dim));
+  }
+  if (dst.getShape() != ArrayRef<int64_t>(expected) ||
+      src.getElementType() != dst.getElementType())
+    return emitOpError("result type ")
+           << dst << " is not the source permuted by the order";
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto dst = cast<RankedTensorType>(getResult().getType());
+  if (src.getNumElements() != dst.getNumElements() ||
+      src.getElementType() != dst.getElementType())
+    return emitOpError("cannot reshape ") << src << " to " << dst;
+  return success();
+}
+
+LogicalResult HintOp::verify() {
+  size_t rank = shapeOf(getSrc().getType()).size();
+  size_t expected = rank == 0 ? 1 : rank;
+  for (auto attr : {getDivisibilityAttr(), getContiguityAttr()})
+    if (attr && attr.size() != static_cast<int64_t>(expected))
+      return emitOpError("a hint needs ") << expected << " entries, one per "
+                                          << "dimension";
+  return success();
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  if (getMask())
+    return verifySameShape(*this, getMask().getType(), getPtr().getType(),
+                           "mask");
+  return success();
+}
+
+/// Checks the combining region of a reduce or scan over `srcs`: one block
+/// taking (lhs..., rhs...) scalars of the sources' element types and a
+/// terminator yielding one value of each.
+static LogicalResult verifyCombineRegion(Operation *op, ValueRange srcs,
+                                         Region &region) {
+  Block &block = region.front();
+  size_t n = srcs.size();
+  if (n == 0)
+    return op->emitOpError("needs at least one source");
+  if (block.getNumArguments() != 2 * n)
+    return op->emitOpError("combining region takes ")
+           << block.getNumArguments() << " arguments, expected " << 2 * n;
+  auto *terminator = block.getTerminator();
+  if (!terminator || terminator->getNumOperands() != n)
+    return op->emitOpError("combining region must yield ") << n << " values";
+  for (size_t i = 0; i < n; ++i) {
+    Type element = getElementTypeOrSelf(srcs[i].getType());
+    if (block.getArgument(i).getType() != element ||
+        block.getArgument(n + i).getType() != element ||
+        terminator->getOperand(i).getType() != element)
+      return op->emitOpError("combining region types do not match source ")
+             << i << "'s element type " << element;
+  }
+  return success();
+}
+
+LogicalResult ReduceOp::verifyRegions() {
+  auto srcType = cast<RankedTensorType>(getSrcs()[0].getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= srcType.getRank())
+    return emitOpError("axis ") << axis << " is out of range for rank "
+                                << srcType.getRank();
+  if (getResults().size() != getSrcs().size())
+    return emitOpError("needs one result per source");
+  SmallVector<int64_t> shape(srcType.getShape());
+  shape.erase(shape.begin() + axis);
+  for (auto [src, result] : llvm::zip(getSrcs(), getResults())) {
+    if (getElementTypeOrSelf(src.getType()) !=
+            getElementTypeOrSelf(result.getType()) ||
+        shapeOf(result.getType()) != ArrayRef<int64_t>(shape) ||
+        (shape.empty() && isa<RankedTensorType>(result.getType())))
+      return emitOpError("result type ")
+             << result.getType() << " is not " << src.getType()
+             << " reduced along axis " << axis;
+  }
+  return verifyCombineRegion(*this, getSrcs(), getCombineOp());
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  auto srcType = cast<RankedTensorType>(getSrcs()[0].getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= srcType.getRank())
+    return emitOpError("axis ") << axis << " is out of range for rank "
+                                << srcType.getRank();
+  if (getResults().size() != getSrcs().size())
+    return emitOpError("needs one result per source");
+  for (auto [src, result] : llvm::zip(getSrcs(), getResults()))
+    if (getElementTypeOrSelf(src.getType()) !=
+        getElementTypeOrSelf(result.getType()))
+      return emitOpError("result ") << result.getType()
+                                    << " does not have the element type of "
+                                    << src.getType();
+  return verifyCombineRegion(*this, getSrcs(), getCombineOp());
+}
+
+LogicalResult DotOp::verify() {
+  auto a = cast<RankedTensorType>(getA().getType());
+  auto b = cast<RankedTensorType>(getB().getType());
+  auto c = cast<RankedTensorType>(getC().getType());
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError("operands must be 2-D tiles");
+  if (a.getDimSize(1) != b.getDimSize(0))
+    return emitOpError("cannot multiply ")
+           << a << " by " << b << ": inner dimensions differ";
+  if (c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1))
+    return emitOpError("accumulator ") << c << " is not [M, N] of " << a
+                                       << " * " << b;
+  if (a.getElementType() != b.getElementType())
+    return emitOpError("operands have different element types");
+  if (!isa<FloatType>(a.getElementType()) ||
+      !isa<FloatType>(c.getElementType()))
+    return emitOpError("operands and accumulator must be floating point");
+  return success();
+}

@@ -22,13 +22,17 @@ using namespace mlir::tilegpu;
 #include "tilec/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
 
 namespace {
-/// Prints layouts as `#blocked`, `#blocked1`, ... aliases, as Triton does.
+/// Prints layouts as `#blocked`, `#blocked1`, `#slice`, ... aliases, as Triton does.
 struct TileGPUOpAsmInterface : OpAsmDialectInterface {
   using OpAsmDialectInterface::OpAsmDialectInterface;
 
   AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
     if (isa<BlockedEncodingAttr>(attr)) {
       os << "blocked";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<SliceEncodingAttr>(attr)) {
+      os << "slice";
       return AliasResult::FinalAlias;
     }
     return AliasResult::NoAlias;

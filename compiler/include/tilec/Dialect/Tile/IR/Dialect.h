@@ -14,10 +14,13 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h.inc"
+
+#include "tilec/Dialect/Tile/IR/TileEnums.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "tilec/Dialect/Tile/IR/TileTypes.h.inc"

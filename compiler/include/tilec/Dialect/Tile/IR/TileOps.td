@@ -1,7 +1,9 @@
 //===- TileOps.td - Operations of the tile dialect ---------*- tablegen -*-===//
 //
-// Indexing (program_id, make_range), shape (splat, broadcast, expand_dims),
-// pointer arithmetic (addptr) and global memory access (load, store).
+// Indexing (program_id, make_range), shape (splat, broadcast, expand_dims,
+// trans, reshape), pointer arithmetic (addptr), global memory access (load,
+// store, atomics), cross-element work (reduce, scan, dot), compiler hints and
+// debugging (print, assert, barrier).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,8 @@ include "tilec/Dialect/Tile/IR/TileTypes.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/IR/EnumAttr.td"
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tile_Dialect, mnemonic, traits>;
@@ -68,6 +72,27 @@ def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_TransOp : Tile_Op<"trans", [Pure]> {
+  let summary = "Permute the dimensions of a tile";
+  let description = [{
+    Result dimension `i` is source dimension `order[i]`: `order = [1, 0]`
+    transposes a 2-D tile.
+  }];
+  let arguments = (ins Tile_Tensor:$src, DenseI32ArrayAttr:$order);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "Reinterpret a tile's elements (row-major order) as a new shape";
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+
 //===----------------------------------------------------------------------===//
 // Pointers and memory
 //===----------------------------------------------------------------------===//
@@ -105,6 +130,180 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
     $ptr `,` $value (`mask` $mask^)? attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Hints
+//===----------------------------------------------------------------------===//
+
+def Tile_HintOp : Tile_Op<"hint", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "Facts about a value the compiler cannot prove (multiple_of, max_contiguous)";
+  let description = [{
+    Returns `src` unchanged. `divisibility[d]` promises that the values
+    along dimension d are multiples of that number (a scalar has one
+    entry); `contiguity[d]` promises runs of that many consecutive values
+    along d. Either array may be absent; the axis-info analysis uses them.
+  }];
+  let arguments = (ins Tile_Value:$src,
+                       OptionalAttr<DenseI64ArrayAttr>:$divisibility,
+                       OptionalAttr<DenseI64ArrayAttr>:$contiguity);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+def Tile_RMWKind : I32EnumAttr<"RMWKind", "read-modify-write operation", [
+    I32EnumAttrCase<"Add", 0, "add">,   // integer or float add
+    I32EnumAttrCase<"Max", 1, "max">,   // signed integer or float max
+    I32EnumAttrCase<"UMax", 2, "umax">, // unsigned integer max
+    I32EnumAttrCase<"Min", 3, "min">,   // signed integer or float min
+    I32EnumAttrCase<"UMin", 4, "umin">, // unsigned integer min
+    I32EnumAttrCase<"Xchg", 5, "xchg">,
+    I32EnumAttrCase<"And", 6, "and">,
+    I32EnumAttrCase<"Or", 7, "or">,
+    I32EnumAttrCase<"Xor", 8, "xor">]> {
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    TypesMatchWith<"value has the pointee type", "ptr", "val",
+                   "::mlir::tile::getPointeeType($_self)">,
+    AllTypesMatch<["val", "result"]>]> {
+  let summary = "Atomic read-modify-write of global memory";
+  let description = [{
+    For each element (where `mask` is true) atomically applies `kind` with
+    `val` at `ptr` and returns the old value (undefined where masked off).
+    Ordering is acq_rel at GPU scope, as in Triton.
+  }];
+  let arguments = (ins Tile_RMWKind:$kind, Tile_PtrLike:$ptr, Tile_Value:$val,
+                       Optional<Tile_BoolLike>:$mask);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    $kind $ptr `,` $val (`mask` $mask^)? attr-dict `:` functional-type(operands, $result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    TypesMatchWith<"cmp has the pointee type", "ptr", "cmp",
+                   "::mlir::tile::getPointeeType($_self)">,
+    AllTypesMatch<["cmp", "val", "result"]>]> {
+  let summary = "Atomic compare-and-swap of global memory";
+  let description = [{
+    For each element: if `*ptr == cmp` then `*ptr = val`; returns the old
+    value. acq_rel ordering at GPU scope.
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$cmp, Tile_Value:$val);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    $ptr `,` $cmp `,` $val attr-dict `:` functional-type(operands, $result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Cross-element work
+//===----------------------------------------------------------------------===//
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure, SameOperandsShape,
+    SingleBlock]> {
+  let summary = "Reduce tiles along one axis with a combining region";
+  let description = [{
+    Combines the elements of each `srcs` tile along `axis` with the region,
+    whose block takes (lhs..., rhs...) scalars, one of each per source, and
+    yields the combined scalars with `tile.reduce.return`. The combination
+    must be associative and commutative. Results have the sources' shape
+    without `axis`; reducing a 1-D tile gives scalars. Several sources
+    reduce together (argmax reduces values and indices).
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis);
+  let results = (outs Variadic<Tile_Value>:$results);
+  let regions = (region SizedRegion<1>:$combineOp);
+  let assemblyFormat = [{
+    `(` $srcs `)` `axis` `=` $axis attr-dict `:` functional-type($srcs, $results) $combineOp
+  }];
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The shape of the sources.
+    ::llvm::ArrayRef<int64_t> getSrcShape() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getSrcs()[0].getType())
+          .getShape();
+    }
+  }];
+}
+
+def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultShape,
+    SingleBlock]> {
+  let summary = "Inclusive prefix combination along one axis (cumsum)";
+  let description = [{
+    Result element i along `axis` combines source elements 0..i (i..n-1
+    when `reverse`) with the region, as in tile.reduce. The region must be
+    associative.
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$reverse);
+  let results = (outs Variadic<Tile_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$combineOp);
+  let assemblyFormat = [{
+    `(` $srcs `)` `axis` `=` $axis attr-dict `:` functional-type($srcs, $results) $combineOp
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Tile_ReduceReturnOp : Tile_Op<"reduce.return", [Pure, Terminator,
+    ReturnLike, ParentOneOf<["ReduceOp", "ScanOp"]>]> {
+  let summary = "Yields the combined values of a reduce or scan region";
+  let arguments = (ins Variadic<AnyType>:$results);
+  let assemblyFormat = "$results attr-dict `:` type($results)";
+}
+
+def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
+  let summary = "Matrix product with accumulation: d = a * b + c";
+  let description = [{
+    `a` is [M, K], `b` is [K, N], `c` and `d` are [M, N]. fp16 and bf16
+    inputs accumulate in fp32; fp32 inputs multiply in full fp32.
+  }];
+  let arguments = (ins Tile_Tensor:$a, Tile_Tensor:$b, Tile_Tensor:$c);
+  let results = (outs Tile_Tensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `*` type($b) `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Debugging
+//===----------------------------------------------------------------------===//
+
+def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Print scalars and tile elements from the device (device_print)";
+  let description = [{
+    Each thread prints, for each element it owns, a line with the program
+    id, the element's index, `prefix` and the value of every argument.
+  }];
+  let arguments = (ins StrAttr:$prefix, DefaultValuedAttr<BoolAttr, "false">:$hex,
+                       Variadic<Tile_Value>:$args);
+  let assemblyFormat = "$prefix attr-dict ($args^ `:` type($args))?";
+}
+
+def Tile_AssertOp : Tile_Op<"assert", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Stop the kernel with a message where a condition is false";
+  let description = [{
+    The failure report names `message` and the op's source location
+    (file:line), as device_assert promises.
+  }];
+  let arguments = (ins Tile_BoolLike:$condition, StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}
+
+def Tile_BarrierOp : Tile_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Synchronize the threads of one program (debug_barrier)";
+  let assemblyFormat = "attr-dict";
 }
 
 #endif // TILEC_DIALECT_TILE_IR_TILEOPS_TD

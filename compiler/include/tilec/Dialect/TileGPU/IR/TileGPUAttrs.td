@@ -57,4 +57,26 @@ def TileGPU_BlockedEncodingAttr
   }];
 }
 
+
+def TileGPU_SliceEncodingAttr
+    : AttrDef<TileGPU_Dialect, "SliceEncoding"> {
+  let mnemonic = "slice";
+  let summary = "A parent layout with one dimension removed";
+  let description = [{
+    The layout of a reduction's result and of expand_dims' operand: element
+    i of a tensor with `#tilegpu.slice<{dim = d, parent = P}>` sits where
+    element i-with-0-inserted-at-d sits in P (for the parent tensor's shape
+    with size 1 at d). expand_dims from slice(P, d) to P moves no data.
+  }];
+  let parameters = (ins "unsigned":$dim, "::mlir::Attribute":$parent);
+  let assemblyFormat = "`<` `{` `dim` `=` $dim `,` `parent` `=` $parent `}` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Rank of the tensors this layout can describe.
+    unsigned getRank() const;
+    /// `shape` with a 1 inserted at `dim`: the parent tensor's shape.
+    ::llvm::SmallVector<int64_t> getParentShape(::llvm::ArrayRef<int64_t> shape) const;
+  }];
+}
+
 #endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD

@@ -1,0 +1,26 @@
+//===- SharedMemory.h - Shared memory in the LLVM lowering ------*- C++ -*-===//
+//
+// The kernel's dynamic shared memory (one module-level `extern __shared__`
+// array) and the barriers that order accesses to it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_CONVERSION_TILEGPUTOLLVM_SHAREDMEMORY_H
+#define TILEC_CONVERSION_TILEGPUTOLLVM_SHAREDMEMORY_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tilec {
+
+/// An `!llvm.ptr<3>` to the start of `op`'s scratch buffer (the dynamic
+/// shared-memory array plus the op's `tilegpu.scratch_offset`). Reports an
+/// error at `op` and returns null when the allocation pass has not run.
+Value getScratchBase(Location loc, RewriterBase &rewriter, Operation *op);
+
+/// Emits a barrier across all threads of the program (`bar.sync 0`).
+void emitBarrier(Location loc, RewriterBase &rewriter);
+
+} // namespace mlir::tilec
+
+#endif // TILEC_CONVERSION_TILEGPUTOLLVM_SHAREDMEMORY_H

@@ -1,0 +1,131 @@
+//===- MLIRGenImpl.h - The typed-AST-to-tile-dialect generator --*- C++ -*-===//
+//
+// The MLIRGenerator class shared by the MLIRGen*.cpp files: MLIRGen.cpp holds
+// kernels, statements, expressions, conversions and broadcasts;
+// MLIRGenBuiltins.cpp holds the builtin calls. Private to the frontend.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_FRONTEND_MLIRGENIMPL_H
+#define TILEC_LIB_FRONTEND_MLIRGENIMPL_H
+
+#include "tilec/Frontend/MLIRGen.h"
+
+#include "tilec/Dialect/Tile/IR/Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace tilec {
+namespace detail {
+
+/// Walks each specialized kernel's typed body and emits tile-dialect IR. Sema
+/// has made every conversion and broadcast explicit, so each node maps to one
+/// op (or a short fixed sequence).
+class MLIRGenerator {
+public:
+  MLIRGenerator(mlir::MLIRContext &context, DiagnosticEngine &diag)
+      : context(context), builder(&context), diag(diag) {}
+
+  /// Emits one function per kernel; null (with diagnostics) on failure.
+  mlir::OwningOpRef<mlir::ModuleOp>
+  generate(llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels);
+
+private:
+  using Value = mlir::Value;
+
+  /// The MLIR location of a source position.
+  mlir::Location loc(SourceLoc where) {
+    LineColumn position = diag.resolve(where);
+    if (position.line == 0)
+      return builder.getUnknownLoc();
+    return mlir::FileLineColLoc::get(builder.getStringAttr(position.file),
+                                     position.line, position.column);
+  }
+
+  /// Reports an error and returns null, so callers can `return fail(...)`.
+  Value fail(SourceLoc where, const llvm::Twine &message) {
+    diag.error(where, message);
+    return nullptr;
+  }
+
+  /// The MLIR element type of a scalar kind.
+  mlir::Type elementType(ScalarKind kind) {
+    switch (kind) {
+    case ScalarKind::I1:
+      return builder.getI1Type();
+    case ScalarKind::F16:
+      return builder.getF16Type();
+    case ScalarKind::BF16:
+      return builder.getBF16Type();
+    case ScalarKind::F32:
+      return builder.getF32Type();
+    case ScalarKind::F64:
+      return builder.getF64Type();
+    default:
+      return builder.getIntegerType(getBitWidth(kind));
+    }
+  }
+
+  /// The MLIR type of a runtime frontend type.
+  mlir::Type convertType(const Type &type) {
+    mlir::Type element = elementType(type.getElement());
+    if (type.isPointer())
+      element = mlir::tile::PointerType::get(element);
+    if (type.isTile())
+      return mlir::RankedTensorType::get(type.getShape(), element);
+    return element;
+  }
+
+  /// A scalar constant of `type`'s element, splatted when `type` is a tile.
+  Value constant(mlir::Location where, const Type &type,
+                 const ConstValue &value) {
+    mlir::Type element = elementType(type.getElement());
+    mlir::TypedAttr scalar;
+    if (auto floatType = llvm::dyn_cast<mlir::FloatType>(element))
+      scalar = builder.getFloatAttr(floatType, value.getFloat());
+    else
+      scalar = builder.getIntegerAttr(element, value.getInt());
+    if (!type.isTile())
+      return mlir::arith::ConstantOp::create(builder, where, scalar);
+    auto tensor = mlir::RankedTensorType::get(type.getShape(), element);
+    return mlir::arith::ConstantOp::create(
+        builder, where, mlir::DenseElementsAttr::get(tensor, scalar));
+  }
+
+  // MLIRGen.cpp: kernels, statements, expressions.
+  bool generateKernel(const KernelInstance &kernel);
+  bool generateStmt(const Stmt &stmt);
+  Value generateExpr(const Expr &expr);
+  Value generateConstant(const ConstantExpr &expr);
+  Value generateUnary(const UnaryExpr &expr);
+  Value generateBinary(const BinaryExpr &expr);
+  static mlir::arith::CmpFPredicate floatPredicate(BinaryOp op);
+  static mlir::arith::CmpIPredicate intPredicate(BinaryOp op, bool isUnsigned);
+  Value generateConvert(const ConvertExpr &expr);
+  Value generateBroadcast(const BroadcastExpr &expr);
+
+  // MLIRGenBuiltins.cpp: builtin calls.
+  /// Generates the runtime argument `i` of a call, or null if it is absent.
+  Value optionalArg(const BuiltinCallExpr &call, unsigned i, bool &ok);
+  Value generateBuiltin(const BuiltinCallExpr &call);
+  /// What the GPU lowering cannot do yet, reported at the call: i1 through
+  /// pointers and volatile accesses.
+  bool checkMemoryAccess(const BuiltinCallExpr &call,
+                         std::optional<unsigned> volatileArg);
+  template <typename OpTy>
+  Value unaryMath(const BuiltinCallExpr &call, mlir::Location where);
+  /// Calls that produce nothing (store).
+  bool generateVoidCall(const Expr &expr);
+
+  mlir::MLIRContext &context;
+  mlir::OpBuilder builder;
+  DiagnosticEngine &diag;
+  llvm::DenseMap<const Variable *, Value> values;
+};
+
+} // namespace detail
+} // namespace tilec
+
+#endif // TILEC_LIB_FRONTEND_MLIRGENIMPL_H

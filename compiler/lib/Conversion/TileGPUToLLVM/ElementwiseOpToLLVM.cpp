@@ -94,8 +94,8 @@ struct MakeRangeOpConversion : OpConversionPattern<tile::MakeRangeOp> {
   matchAndRewrite(tile::MakeRangeOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = op.getType();
-    auto layout = tilegpu::getBlockedEncoding(type);
-    if (!layout)
+    Attribute layout = type.getEncoding();
+    if (!tilegpu::isDistributedLayout(layout))
       return op.emitOpError("has no layout");
     Location loc = op.getLoc();
     Value start = i32Constant(loc, rewriter, op.getStart());

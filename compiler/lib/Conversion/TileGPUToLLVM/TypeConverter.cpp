@@ -1,7 +1,7 @@
 //===- TypeConverter.cpp - Types of the tilegpu-to-LLVM lowering ----------===//
 //
-// Tiles become per-thread structs of their elements; pointers become global
-// (address space 1) LLVM pointers.
+// Tiles (blocked or slice layouts) become per-thread structs of their
+// elements; pointers become global (address space 1) LLVM pointers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,14 +23,14 @@ TileGPUToLLVMTypeConverter::TileGPUToLLVMTypeConverter(MLIRContext *context)
     return LLVM::LLVMPointerType::get(context, kGlobalAddressSpace);
   });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
-    auto layout = tilegpu::getBlockedEncoding(type);
-    if (!layout)
+    Attribute layout = type.getEncoding();
+    if (!tilegpu::isDistributedLayout(layout))
       return std::nullopt;
     Type element = convertType(type.getElementType());
     if (!element)
       return std::nullopt;
-    SmallVector<Type> members(layout.getElemsPerThread(type.getShape()),
-                              element);
+    SmallVector<Type> members(
+        tilegpu::getTotalElemsPerThread(layout, type.getShape()), element);
     return LLVM::LLVMStructType::getLiteral(type.getContext(), members);
   });
 }

@@ -1,7 +1,8 @@
 //===- Utility.cpp - Helpers of the tilegpu-to-LLVM lowering --------------===//
 //
-// Struct packing, and the index arithmetic of the blocked layout: which
-// element of the tile each of a thread's elements is.
+// Struct packing, and the index arithmetic of the distributed layouts
+// (blocked, and slices of it through their parent): which element of the
+// tile each of a thread's elements is, and which thread owns it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,17 +100,25 @@ Value threadBase(Location loc, RewriterBase &rewriter,
 } // namespace
 
 SmallVector<SmallVector<Value>>
-mlir::tilec::emitIndices(Location loc, RewriterBase &rewriter,
-                         BlockedEncodingAttr layout, ArrayRef<int64_t> shape) {
+mlir::tilec::emitIndices(Location loc, RewriterBase &rewriter, Attribute layout,
+                         ArrayRef<int64_t> shape) {
+  if (auto slice = dyn_cast<tilegpu::SliceEncodingAttr>(layout)) {
+    SmallVector<SmallVector<Value>> indices = emitIndices(
+        loc, rewriter, slice.getParent(), slice.getParentShape(shape));
+    for (SmallVector<Value> &index : indices)
+      index.erase(index.begin() + slice.getDim());
+    return indices;
+  }
+  auto blocked = cast<BlockedEncodingAttr>(layout);
   unsigned rank = shape.size();
-  LayoutGeometry geometry = getGeometry(loc, rewriter, layout, shape);
+  LayoutGeometry geometry = getGeometry(loc, rewriter, blocked, shape);
   SmallVector<Value> base;
   for (unsigned d = 0; d < rank; ++d)
-    base.push_back(threadBase(loc, rewriter, layout, geometry, d));
+    base.push_back(threadBase(loc, rewriter, blocked, geometry, d));
 
-  ArrayRef<unsigned> order = layout.getOrder();
-  ArrayRef<unsigned> perThread = layout.getSizePerThread();
-  int64_t inTile = 1, total = layout.getElemsPerThread(shape);
+  ArrayRef<unsigned> order = blocked.getOrder();
+  SmallVector<int64_t> perThread = tilegpu::getContigPerThread(blocked, shape);
+  int64_t inTile = 1, total = blocked.getElemsPerThread(shape);
   for (unsigned d = 0; d < rank; ++d)
     inTile *= perThread[d];
 
@@ -119,14 +128,15 @@ mlir::tilec::emitIndices(Location loc, RewriterBase &rewriter,
     int64_t k = e % inTile, rep = e / inTile;
     SmallVector<Value> index(rank);
     for (unsigned dim : order) {
-      int64_t offset = (rep % geometry.reps[dim]) * layout.getCTATileSize(dim) +
-                       k % perThread[dim];
+      int64_t offset =
+          (rep % geometry.reps[dim]) * blocked.getCTATileSize(dim) +
+          k % perThread[dim];
       k /= perThread[dim];
       rep /= geometry.reps[dim];
       Value value = LLVM::AddOp::create(rewriter, loc, base[dim],
                                         i32Constant(loc, rewriter, offset));
       // A tile smaller than the CTA tile wraps around (replication).
-      if (shape[dim] < layout.getCTATileSize(dim))
+      if (shape[dim] < blocked.getCTATileSize(dim))
         value = LLVM::URemOp::create(rewriter, loc, value,
                                      i32Constant(loc, rewriter, shape[dim]));
       index[dim] = value;
@@ -137,18 +147,23 @@ mlir::tilec::emitIndices(Location loc, RewriterBase &rewriter,
 }
 
 Value mlir::tilec::emitOwnerPredicate(Location loc, RewriterBase &rewriter,
-                                      BlockedEncodingAttr layout,
+                                      Attribute layout,
                                       ArrayRef<int64_t> shape) {
+  if (auto slice = dyn_cast<tilegpu::SliceEncodingAttr>(layout))
+    return emitOwnerPredicate(loc, rewriter, slice.getParent(),
+                              slice.getParentShape(shape));
+  auto blocked = cast<BlockedEncodingAttr>(layout);
   Value owner;
   std::optional<LayoutGeometry> geometry;
   for (unsigned d = 0; d < shape.size(); ++d) {
-    if (shape[d] >= layout.getCTATileSize(d))
+    if (shape[d] >= blocked.getCTATileSize(d))
       continue;
     if (!geometry)
-      geometry = getGeometry(loc, rewriter, layout, shape);
-    Value base = threadBase(loc, rewriter, layout, *geometry, d);
-    Value inside = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
-                                        base, i32Constant(loc, rewriter, shape[d]));
+      geometry = getGeometry(loc, rewriter, blocked, shape);
+    Value base = threadBase(loc, rewriter, blocked, *geometry, d);
+    Value inside =
+        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, base,
+                             i32Constant(loc, rewriter, shape[d]));
     owner = owner ? LLVM::AndOp::create(rewriter, loc, owner, inside) : inside;
   }
   return owner;

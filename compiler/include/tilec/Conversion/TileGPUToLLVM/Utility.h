@@ -29,20 +29,30 @@ Value packElements(Location loc, ValueRange elements, Type type,
 Value i32Constant(Location loc, RewriterBase &rewriter, int64_t value);
 
 /// The index, along each dimension, of every element the calling thread holds
-/// of a tile of `shape` in `layout`: result[e][d] is element e's index along
-/// dimension d, as i32 values. Elements are ordered as in the converted
-/// struct: a thread's consecutive elements along order[0] are adjacent.
+/// of a tile of `shape` in `layout` (blocked or slice; see
+/// tilegpu::isDistributedLayout): result[e][d] is element e's index along
+/// dimension d, as i32 values. There are tilegpu::getTotalElemsPerThread
+/// elements, ordered as in the converted struct (the register order):
+///  - blocked: the thread's block of min(sizePerThread[d], shape[d])
+///    elements per dimension, iterated with order[0] fastest (so consecutive
+///    elements along order[0] are adjacent registers), then the CTA tiles
+///    (repetitions when the tile is larger than the CTA tile), again with
+///    order[0] fastest. Along a dimension smaller than the CTA tile indices
+///    wrap around (replication: several threads hold the same element).
+///  - slice<{dim, parent}>: exactly the registers and indices of a tile of
+///    `shape` with a 1 inserted at `dim` in `parent`, index `dim` dropped.
 SmallVector<SmallVector<Value>> emitIndices(Location loc,
                                             RewriterBase &rewriter,
-                                            tilegpu::BlockedEncodingAttr layout,
+                                            Attribute layout,
                                             ArrayRef<int64_t> shape);
 
 /// An i1 that is true in the one thread that owns each element of a tile of
-/// `shape` in `layout`, false in threads that hold replicas (when the tile is
-/// smaller than the layout's CTA tile); null when nothing is replicated.
+/// `shape` in `layout` (blocked or slice), false in threads that hold
+/// replicas (when the tile is smaller than the layout's CTA tile, or along a
+/// sliced dimension); null when nothing is replicated. A thread owns all of
+/// its elements or none.
 Value emitOwnerPredicate(Location loc, RewriterBase &rewriter,
-                         tilegpu::BlockedEncodingAttr layout,
-                         ArrayRef<int64_t> shape);
+                         Attribute layout, ArrayRef<int64_t> shape);
 
 } // namespace mlir::tilec
 

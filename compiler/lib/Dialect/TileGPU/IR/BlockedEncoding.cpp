@@ -42,9 +42,11 @@ int64_t BlockedEncodingAttr::getCTATileSize(unsigned dim) const {
 
 int64_t BlockedEncodingAttr::getElemsPerThread(ArrayRef<int64_t> shape) const {
   int64_t count = 1;
+  // A thread never holds two copies of one element: along a dimension
+  // smaller than its block it holds the whole dimension once.
   for (unsigned d = 0; d < shape.size(); ++d) {
     int64_t reps = std::max<int64_t>(1, shape[d] / getCTATileSize(d));
-    count *= reps * getSizePerThread()[d];
+    count *= reps * std::min<int64_t>(getSizePerThread()[d], shape[d]);
   }
   return count;
 }

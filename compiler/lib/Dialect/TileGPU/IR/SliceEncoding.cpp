@@ -11,16 +11,6 @@
 using namespace mlir;
 using namespace mlir::tilegpu;
 
-/// The rank of the tensors a blocked or slice layout describes (0 if
-/// `layout` is neither).
-static unsigned getLayoutRank(Attribute layout) {
-  if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout))
-    return blocked.getRank();
-  if (auto slice = dyn_cast<SliceEncodingAttr>(layout))
-    return slice.getRank();
-  return 0;
-}
-
 LogicalResult SliceEncodingAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, unsigned dim,
     Attribute parent) {

@@ -28,6 +28,36 @@ void rewriteTensorEncodings(
 /// The blocked layout of a tensor type, or null when it has none.
 BlockedEncodingAttr getBlockedEncoding(Type type);
 
+/// The layout (encoding) of a tensor type, or null for scalars and tensors
+/// without one.
+Attribute getLayout(Type type);
+
+/// Whether `layout` spreads a tile's elements over threads in a way the
+/// helpers below understand: a blocked layout, or a slice of one (nested
+/// slices included).
+bool isDistributedLayout(Attribute layout);
+
+/// Rank of the tensors a distributed layout describes (0 for any other
+/// attribute).
+unsigned getLayoutRank(Attribute layout);
+
+/// Elements of a tile of `shape` in the distributed `layout` that each thread
+/// holds: the size of the per-thread struct in the LLVM lowering. A slice
+/// holds exactly the registers of its parent for the parent shape (the slice
+/// shape with a 1 inserted at the sliced dimension).
+int64_t getTotalElemsPerThread(Attribute layout, ArrayRef<int64_t> shape);
+
+/// The dimensions of a distributed layout from fastest to slowest varying
+/// (for a slice: the parent's order without the sliced dimension, later
+/// dimensions renumbered).
+SmallVector<unsigned> getLayoutOrder(Attribute layout);
+
+/// Consecutive elements one thread holds along each dimension of a tile of
+/// `shape` (a slice: its parent's, the sliced dimension dropped). Never more
+/// than `shape[d]`.
+SmallVector<int64_t> getContigPerThread(Attribute layout,
+                                        ArrayRef<int64_t> shape);
+
 } // namespace mlir::tilegpu
 
 #endif // TILEC_DIALECT_TILEGPU_IR_DIALECT_H

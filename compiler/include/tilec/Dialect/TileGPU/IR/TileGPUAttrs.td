@@ -44,7 +44,8 @@ def TileGPU_BlockedEncodingAttr
     unsigned getRank() const { return getOrder().size(); }
     /// Elements one CTA tile covers along dimension `dim`.
     int64_t getCTATileSize(unsigned dim) const;
-    /// Elements of a tensor of `shape` held by each thread.
+    /// Elements of a tensor of `shape` held by each thread: per dimension,
+    /// CTA tiles times min(sizePerThread, shape) (no duplicates in a thread).
     int64_t getElemsPerThread(::llvm::ArrayRef<int64_t> shape) const;
     /// The default layout for a tensor of `shape`: threads and warps spread
     /// along the fastest dimensions first, `vector` consecutive elements per

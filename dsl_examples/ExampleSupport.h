@@ -95,10 +95,10 @@ struct Comparison {
   bool passed() const { return Failures == 0; }
 };
 
-/// Compares Out[i] against Ref(i) for every i, in parallel.
-template <class RefFn>
-Comparison compare(const std::vector<float> &Out, RefFn Ref, double Atol,
-                   double Rtol) {
+/// Compares Out[i] against Ref(i) for every i, in parallel: element i fails
+/// when |Out[i] - Ref(i)| > Tol(i, Ref(i)) or Out[i] is NaN.
+template <class RefFn, class TolFn>
+Comparison compareWith(const std::vector<float> &Out, RefFn Ref, TolFn Tol) {
   std::size_t N = Out.size();
   Comparison Total;
   Total.FirstFailure = N;
@@ -115,7 +115,7 @@ Comparison compare(const std::vector<float> &Out, RefFn Ref, double Atol,
         if (R != 0)
           C.MaxRelError = std::max(C.MaxRelError, Err / std::fabs(R));
       }
-      if (IsNaN || !(Err <= Atol + Rtol * std::fabs(R))) {
+      if (IsNaN || !(Err <= Tol(I, R))) {
         C.NaNs += IsNaN;
         if (C.Failures++ == 0)
           C.FirstFailure = I;
@@ -129,6 +129,27 @@ Comparison compare(const std::vector<float> &Out, RefFn Ref, double Atol,
     Total.FirstFailure = std::min(Total.FirstFailure, C.FirstFailure);
   });
   return Total;
+}
+
+/// Compares Out[i] against Ref(i) for every i, in parallel, with the
+/// tolerance Atol + Rtol * |Ref(i)|.
+template <class RefFn>
+Comparison compare(const std::vector<float> &Out, RefFn Ref, double Atol,
+                   double Rtol) {
+  return compareWith(Out, Ref, [&](std::size_t, double R) {
+    return Atol + Rtol * std::fabs(R);
+  });
+}
+
+/// Adds the failures and errors of \p Other into \p Into (for a program
+/// that checks several outputs); FirstFailure stays the first one's.
+inline void merge(Comparison &Into, const Comparison &Other) {
+  Into.MaxAbsError = std::max(Into.MaxAbsError, Other.MaxAbsError);
+  Into.MaxRelError = std::max(Into.MaxRelError, Other.MaxRelError);
+  if (Into.Failures == 0 && Other.Failures != 0)
+    Into.FirstFailure = Other.FirstFailure;
+  Into.Failures += Other.Failures;
+  Into.NaNs += Other.NaNs;
 }
 
 } // namespace examples

@@ -1,6 +1,9 @@
 //===- Allocation.cpp - Shared-memory buffers and their offsets -----------===//
 //
-// How many bytes of shared-memory scratch each operation's lowering needs.
+// How many bytes of shared-memory scratch each operation's lowering needs,
+// buffer lifetimes over a linear numbering of a function's ops, and the
+// placement of buffers at offsets that let buffers with disjoint lifetimes
+// share bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,8 +12,11 @@
 #include "tilec/Dialect/TileGPU/IR/Dialect.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::tilec;
@@ -81,4 +87,120 @@ int64_t mlir::tilec::getScratchBytes(Operation *op) {
           .Case([](tile::AtomicCASOp cas) { return atomicBytes(cas.getPtr()); })
           .Default([](Operation *) -> int64_t { return 0; });
   return llvm::alignTo(bytes, kSharedBufferAlignment);
+}
+
+//===----------------------------------------------------------------------===//
+// Placement
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> mlir::tilec::assignOffsets(ArrayRef<BufferRequest> buffers,
+                                                int64_t &total) {
+  // Largest first (then earliest), so big buffers take the low offsets and
+  // small ones fill the gaps beside them.
+  auto order = llvm::to_vector(llvm::seq<unsigned>(0, buffers.size()));
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    if (buffers[a].bytes != buffers[b].bytes)
+      return buffers[a].bytes > buffers[b].bytes;
+    return buffers[a].lifetime.start < buffers[b].lifetime.start;
+  });
+  SmallVector<int64_t> offsets(buffers.size(), 0);
+  SmallVector<unsigned> placed;
+  total = 0;
+  for (unsigned index : order) {
+    const BufferRequest &buffer = buffers[index];
+    int64_t bytes = llvm::alignTo(buffer.bytes, kSharedBufferAlignment);
+    // Byte ranges of the placed buffers live at the same time, by offset.
+    SmallVector<std::pair<int64_t, int64_t>> busy;
+    for (unsigned other : placed)
+      if (buffers[other].lifetime.overlaps(buffer.lifetime))
+        busy.push_back({offsets[other],
+                        offsets[other] + llvm::alignTo(buffers[other].bytes,
+                                                       kSharedBufferAlignment)});
+    llvm::sort(busy);
+    // The lowest gap that fits.
+    int64_t offset = 0;
+    for (auto [begin, end] : busy) {
+      if (offset + bytes <= begin)
+        break;
+      offset = std::max(offset, end);
+    }
+    offsets[index] = offset;
+    if (bytes > 0) {
+      placed.push_back(index);
+      total = std::max(total, offset + bytes);
+    }
+  }
+  return offsets;
+}
+
+//===----------------------------------------------------------------------===//
+// Lifetimes
+//===----------------------------------------------------------------------===//
+
+OpNumbering::OpNumbering(Operation *root) {
+  int64_t next = 0;
+  // Pre-order: an op before the ops of its regions.
+  std::function<void(Operation *)> visit = [&](Operation *op) {
+    position[op] = next++;
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Operation &nested : block)
+          visit(&nested);
+    lastWithin[op] = next - 1;
+  };
+  visit(root);
+}
+
+Interval OpNumbering::getLifetime(Operation *def,
+                                  ArrayRef<Operation *> users) const {
+  Interval lifetime{getPosition(def), getPosition(def)};
+  for (Operation *user : users) {
+    Interval use{getPosition(user), getPosition(user)};
+    // The outermost loop around the user that is not around the definition.
+    for (Operation *parent = user->getParentOp(); parent;
+         parent = parent->getParentOp()) {
+      if (!position.count(parent) || parent->isAncestor(def))
+        break;
+      if (isa<LoopLikeOpInterface>(parent))
+        use = {getPosition(parent), getLastPositionWithin(parent)};
+    }
+    lifetime.start = std::min(lifetime.start, use.start);
+    lifetime.end = std::max(lifetime.end, use.end);
+  }
+  return lifetime;
+}
+
+//===----------------------------------------------------------------------===//
+// SharedMemoryAllocation
+//===----------------------------------------------------------------------===//
+
+SharedMemoryAllocation::SharedMemoryAllocation(Operation *function) {
+  OpNumbering numbering(function);
+  function->walk([&](Operation *op) {
+    if (op == function)
+      return;
+    int64_t bytes = getScratchBytes(op);
+    if (bytes == 0)
+      return;
+    buffers.push_back(
+        {op, bytes, numbering.getLifetime(op, {op}), /*offset=*/0});
+  });
+  // Program order, as the numbering counts.
+  llvm::stable_sort(buffers, [](const SharedBuffer &a, const SharedBuffer &b) {
+    return a.lifetime.start < b.lifetime.start;
+  });
+  SmallVector<BufferRequest> requests;
+  for (const SharedBuffer &buffer : buffers)
+    requests.push_back({buffer.bytes, buffer.lifetime});
+  SmallVector<int64_t> offsets = assignOffsets(requests, sharedBytes);
+  for (auto [buffer, offset] : llvm::zip(buffers, offsets))
+    buffer.offset = offset;
+}
+
+const SharedBuffer *SharedMemoryAllocation::getLargestBuffer() const {
+  const SharedBuffer *largest = nullptr;
+  for (const SharedBuffer &buffer : buffers)
+    if (!largest || buffer.bytes > largest->bytes)
+      largest = &buffer;
+  return largest;
 }

@@ -11,6 +11,8 @@
 #define TILEC_ANALYSIS_ALLOCATION_H
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace mlir::tilec {
@@ -43,6 +45,100 @@ int64_t getElementBytes(Type type);
 ///  - tile.atomic_rmw / tile.atomic_cas: 8 on a scalar pointer, 0 on tiles.
 /// The buffer lives only during `op`.
 int64_t getScratchBytes(Operation *op);
+
+/// A buffer's lifetime: the inclusive range of positions, in the pre-order
+/// numbering of a function's ops (OpNumbering), during which its bytes are
+/// in use.
+struct Interval {
+  int64_t start = 0, end = 0;
+  /// True when the two lifetimes share a position.
+  bool overlaps(const Interval &other) const {
+    return start <= other.end && other.start <= end;
+  }
+};
+
+/// A buffer to place: its size and its lifetime.
+struct BufferRequest {
+  int64_t bytes = 0;
+  Interval lifetime;
+};
+
+/// Gives each of `buffers` a byte offset, a multiple of
+/// kSharedBufferAlignment, so that buffers whose lifetimes overlap occupy
+/// disjoint bytes and the others may share them: largest first, each at the
+/// lowest offset that fits beside the already placed buffers it is live
+/// with. Returns the offsets (in the order of `buffers`) and, in `total`,
+/// the bytes the placement spans.
+llvm::SmallVector<int64_t> assignOffsets(llvm::ArrayRef<BufferRequest> buffers,
+                                         int64_t &total);
+
+/// Pre-order positions of the operations under a root (a function), and the
+/// lifetimes of buffers from where they are defined and used.
+class OpNumbering {
+public:
+  explicit OpNumbering(Operation *root);
+
+  /// `op`'s position (every op under the root has one).
+  int64_t getPosition(Operation *op) const { return position.lookup(op); }
+
+  /// The last position inside `op`'s regions (`op`'s own when it has none).
+  int64_t getLastPositionWithin(Operation *op) const {
+    return lastWithin.lookup(op);
+  }
+
+  /// The lifetime of a buffer written at `def` and accessed by `users`:
+  /// from `def` to its last user, where a user inside a loop that does not
+  /// also contain `def` keeps the buffer alive during that whole loop (a
+  /// later iteration reads it again). A scratch buffer, whose only user is
+  /// its op, lives exactly during that op.
+  Interval getLifetime(Operation *def, llvm::ArrayRef<Operation *> users) const;
+
+private:
+  llvm::DenseMap<Operation *, int64_t> position, lastWithin;
+};
+
+/// A placed shared-memory buffer.
+struct SharedBuffer {
+  Operation *owner = nullptr; ///< The op whose lowering uses the buffer.
+  int64_t bytes = 0;          ///< Size, a multiple of the alignment.
+  Interval lifetime;          ///< When its bytes are in use.
+  int64_t offset = 0;         ///< Byte offset in the shared-memory array.
+};
+
+/// The shared-memory allocation of one function: every op's scratch buffer
+/// (getScratchBytes), each a buffer that lives during its op only, placed
+/// by assignOffsets. Longer-lived buffers (pipelining's) would be further
+/// requests with lifetimes from OpNumbering::getLifetime.
+class SharedMemoryAllocation {
+public:
+  explicit SharedMemoryAllocation(Operation *function);
+
+  /// The buffers in program order.
+  llvm::ArrayRef<SharedBuffer> getBuffers() const { return buffers; }
+
+  /// Total bytes of shared memory the function needs.
+  int64_t getSharedBytes() const { return sharedBytes; }
+
+  /// The largest buffer, or null when there is none.
+  const SharedBuffer *getLargestBuffer() const;
+
+private:
+  llvm::SmallVector<SharedBuffer> buffers;
+  int64_t sharedBytes = 0;
+};
+
+/// The contract between the allocation pass and the lowerings of the ops
+/// that use scratch:
+///  - the pass records each such op's byte offset (kScratchOffsetAttr) and
+///    the function's total (kSharedBytesAttr); the lowering addresses its
+///    buffer with getScratchBase and may use its getScratchBytes bytes;
+///  - a lowering puts a barrier between its own threads' writes to its
+///    buffer and their reads of other threads' elements, and leaves no
+///    barrier after its last read;
+///  - the pass puts a `tile.barrier` before every scratch op whose bytes
+///    an earlier scratch op (before it in program order, or in a previous
+///    iteration of an enclosing loop) may still be reading with no barrier
+///    in between. The lowering therefore never needs a leading barrier.
 
 } // namespace mlir::tilec
 

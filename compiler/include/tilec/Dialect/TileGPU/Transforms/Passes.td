@@ -31,4 +31,36 @@ def TestPrintAxisInfo : Pass<"test-print-axis-info", "mlir::ModuleOp"> {
   }];
 }
 
+def TileGPUAllocateSharedMemory
+    : Pass<"tilegpu-allocate-shared-memory", "mlir::ModuleOp"> {
+  let summary = "Place shared-memory buffers, insert barriers, check the limit";
+  let description = [{
+    Gives every op whose lowering needs shared-memory scratch (layout
+    conversions, transposes, reshapes, reductions, scans, dots, scalar
+    atomics) a byte offset (`tilegpu.scratch_offset`), letting buffers
+    whose lifetimes do not overlap share bytes, and records each function's
+    total as `tilegpu.shared_bytes`. Inserts a `tile.barrier` before a
+    scratch op whose bytes an earlier scratch op (or a previous loop
+    iteration) may still be reading. A kernel that needs more than
+    `shared-memory-limit` bytes is an error at the kernel, with a note at
+    its largest buffer's op.
+  }];
+  let options = [
+    Option<"sharedMemoryLimit", "shared-memory-limit", "int64_t", "0",
+           "Bytes of shared memory a program may use (0: no limit)">,
+    Option<"targetName", "target-name", "std::string", "\"the target\"",
+           "The target, as named in the limit error (e.g. sm_90)">
+  ];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TestPrintAllocation : Pass<"test-print-allocation", "mlir::ModuleOp"> {
+  let summary = "Print the shared-memory allocation of every function";
+  let description = [{
+    Emits a remark on each op with a shared-memory buffer giving its offset,
+    size and lifetime, and one on each function with its total. Used by the
+    lit tests of the allocation analysis.
+  }];
+}
+
 #endif // TILEC_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD

@@ -15,7 +15,10 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
     Rewrites every ranked tensor type of each function to carry a default
     `#tilegpu.blocked` layout for the function's warps per program: its
     `tile.num_warps` attribute, else `num-warps`. Records the warp count on
-    each function and the warp size on the module.
+    each function and the warp size on the module. Then a reduce result takes
+    the slice of its operand's layout (converted back to the default for its
+    users), an expand_dims operand is converted to the slice of its result's
+    layout and a broadcast operand to its result's layout.
   }];
   let options = [
     Option<"numWarps", "num-warps", "unsigned", "4",

@@ -1,7 +1,17 @@
 //===- TileToTileGPU.cpp - Give every tile a GPU layout -------------------===//
 //
-// The entry into the tilegpu stage: every tensor gets the default blocked
-// layout for its shape; later passes refine the layouts.
+// The entry into the tilegpu stage. Every tensor (op results, block arguments
+// of functions and scf regions, constants) first gets the default blocked
+// layout for its shape. Then the ops whose operands and results are related
+// by more than "the same layout" are made consistent, as Triton does:
+//  - a tile.reduce result takes slice(operand layout, axis), converted back
+//    to the default layout for its users;
+//  - a tile.expand_dims operand is converted to slice(result layout, axis);
+//  - a tile.broadcast operand is converted to the result's layout.
+// Elementwise ops, loads and stores, scf iter_args and yields all see the
+// default layout of their shape, so they already agree. Correctness never
+// depends on the choice; tilegpu-remove-layout-conversions removes the
+// conversions this leaves behind wherever they are not needed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +26,62 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
+
+/// `type` with its element type and shape and the layout `layout`.
+RankedTensorType withLayout(Type type, Attribute layout) {
+  auto tensor = cast<RankedTensorType>(type);
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                               layout);
+}
+
+/// Makes `operand` have the layout `layout`, through a convert_layout placed
+/// before its owner, unless it has it already.
+void convertOperand(OpOperand &operand, Attribute layout) {
+  Value value = operand.get();
+  if (getLayout(value.getType()) == layout)
+    return;
+  OpBuilder builder(operand.getOwner());
+  operand.set(ConvertLayoutOp::create(builder, operand.getOwner()->getLoc(),
+                                      withLayout(value.getType(), layout),
+                                      value));
+}
+
+/// Gives each tensor result of `reduce` the slice of its operand's layout
+/// along the reduced axis, converting it back to the layout it had (the
+/// default for its shape) for its users.
+void assignReduceLayouts(tile::ReduceOp reduce) {
+  Attribute source = getLayout(reduce.getSrcs().front().getType());
+  auto slice = SliceEncodingAttr::get(reduce.getContext(), reduce.getAxis(),
+                                      source);
+  OpBuilder builder(reduce->getContext());
+  builder.setInsertionPointAfter(reduce);
+  for (OpResult result : reduce->getResults()) {
+    Type original = result.getType();
+    if (!isa<RankedTensorType>(original))
+      continue;
+    result.setType(withLayout(original, slice));
+    auto convert =
+        ConvertLayoutOp::create(builder, reduce.getLoc(), original, result);
+    result.replaceAllUsesExcept(convert, convert);
+  }
+}
+
+/// Makes the ops that relate layouts of different shapes consistent, after
+/// every tensor got the default layout of its shape.
+void assignShapeOpLayouts(func::FuncOp func) {
+  func.walk([](Operation *op) {
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op))
+      return assignReduceLayouts(reduce);
+    if (auto expand = dyn_cast<tile::ExpandDimsOp>(op))
+      return convertOperand(
+          expand.getSrcMutable(),
+          SliceEncodingAttr::get(op->getContext(), expand.getAxis(),
+                                 getLayout(expand.getType())));
+    if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
+      return convertOperand(broadcast.getSrcMutable(),
+                            getLayout(broadcast.getType()));
+  });
+}
 
 /// The warps per program the frontend records on a kernel.
 constexpr StringLiteral kFuncNumWarpsAttr = "tile.num_warps";
@@ -47,6 +113,7 @@ struct ConvertTileToTileGPUPass
         return BlockedEncodingAttr::getDefault(context, type.getShape(), warps,
                                                threadsPerWarp);
       });
+      assignShapeOpLayouts(func);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

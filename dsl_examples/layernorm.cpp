@@ -17,8 +17,8 @@ constexpr double LayerNormRtol = 1e-5;
 constexpr float Eps = 1e-5f;
 
 int run(const tile::Context &Ctx, const examples::Options &Opts) {
-  tile::Kernel K = examples::loadKernel(Ctx, Opts, "layernorm.ptx",
-                                        "layer_norm_fwd_fused");
+  tile::Kernel K =
+      examples::loadKernel(Ctx, Opts, "layernorm.ptx", "layer_norm_fwd_fused");
 
   auto Check = [&](const examples::Shape &S, std::uint64_t Seed) {
     std::size_t Rows = S[0], N = S[1];
@@ -26,8 +26,8 @@ int run(const tile::Context &Ctx, const examples::Options &Opts) {
     std::vector<float> X = examples::randomFloats(Rows * N, -3.0f, 1.0f, Seed);
     std::vector<float> W = examples::randomFloats(N, 0.5f, 1.5f, Seed + 1);
     std::vector<float> B = examples::randomFloats(N, -1.0f, 1.0f, Seed + 2);
-    tile::DeviceBuffer<float> DX(Ctx, X.size()), DY(Ctx, X.size()),
-        DW(Ctx, N), DB(Ctx, N), DMean(Ctx, Rows), DRstd(Ctx, Rows);
+    tile::DeviceBuffer<float> DX(Ctx, X.size()), DY(Ctx, X.size()), DW(Ctx, N),
+        DB(Ctx, N), DMean(Ctx, Rows), DRstd(Ctx, Rows);
     DX.copyFromHost(X);
     DW.copyFromHost(W);
     DB.copyFromHost(B);
@@ -58,25 +58,24 @@ int run(const tile::Context &Ctx, const examples::Options &Opts) {
           double XHat = (Row[J] - Mean[R]) * Rstd[R];
           Y[R * N + J] = XHat * W[J] + B[J];
           // x - mean loses |mean|'s ulps; the rest is relative to the terms.
-          YScale[R * N + J] = (std::fabs(XHat) + MeanAbs[R] * Rstd[R]) *
-                                  std::fabs(W[J]) +
-                              std::fabs(B[J]);
+          YScale[R * N + J] =
+              (std::fabs(XHat) + MeanAbs[R] * Rstd[R]) * std::fabs(W[J]) +
+              std::fabs(B[J]);
         }
       }
     });
     examples::Comparison C = examples::compareWith(
         DY.toHost(), [&](std::size_t I) { return Y[I]; },
         [&](std::size_t I, double) { return LayerNormRtol * YScale[I]; });
-    examples::merge(C, examples::compareWith(
-                           DMean.toHost(),
-                           [&](std::size_t I) { return Mean[I]; },
-                           [&](std::size_t I, double) {
-                             return LayerNormRtol * MeanAbs[I];
-                           }));
-    examples::merge(C, examples::compare(
-                           DRstd.toHost(),
-                           [&](std::size_t I) { return Rstd[I]; }, 0.0,
-                           LayerNormRtol));
+    examples::merge(
+        C,
+        examples::compareWith(
+            DMean.toHost(), [&](std::size_t I) { return Mean[I]; },
+            [&](std::size_t I, double) { return LayerNormRtol * MeanAbs[I]; }));
+    examples::merge(C,
+                    examples::compare(
+                        DRstd.toHost(), [&](std::size_t I) { return Rstd[I]; },
+                        0.0, LayerNormRtol));
     return C;
   };
   return examples::runShapes(

@@ -62,9 +62,8 @@ int run(const tile::Context &Ctx, const examples::Options &Opts) {
     DA.copyFromHost(A);
     DB.copyFromHost(B);
     DC.fillBytes(0xFF); // fp16 NaN everywhere: unwritten elements show up.
-    tile::Grid G{
-        static_cast<unsigned>(tile::cdiv<std::int64_t>(M, BlockM)),
-        static_cast<unsigned>(tile::cdiv<std::int64_t>(N, BlockN))};
+    tile::Grid G{static_cast<unsigned>(tile::cdiv<std::int64_t>(M, BlockM)),
+                 static_cast<unsigned>(tile::cdiv<std::int64_t>(N, BlockN))};
     auto I32 = [](std::size_t V) { return static_cast<std::int32_t>(V); };
     Kern.launch(G, tile::Stream(), DA, DB, DC, I32(M), I32(N), I32(K), I32(K),
                 I32(N), I32(N));

@@ -16,8 +16,8 @@ namespace {
 constexpr double WeightedSumRtol = 1e-5;
 
 int run(const tile::Context &Ctx, const examples::Options &Opts) {
-  tile::Kernel K = examples::loadKernel(Ctx, Opts, "weighted_sum.ptx",
-                                        "weighted_sum_fwd");
+  tile::Kernel K =
+      examples::loadKernel(Ctx, Opts, "weighted_sum.ptx", "weighted_sum_fwd");
   std::int64_t RowsTile = K.info().constexprInt("ROWS_TILE_SIZE");
 
   auto Check = [&](const examples::Shape &S, std::uint64_t Seed) {
@@ -47,14 +47,10 @@ int run(const tile::Context &Ctx, const examples::Options &Opts) {
         DOut.toHost(), [&](std::size_t I) { return Ref[I]; },
         [&](std::size_t I, double) { return WeightedSumRtol * Scale[I]; });
   };
-  return examples::runShapes(Opts,
-                             {{1, 1},
-                              {1000, 300},
-                              {17, 4097},
-                              {4099, 256},
-                              {2053, 1000},
-                              {16, 4096}},
-                             2, Check);
+  return examples::runShapes(
+      Opts,
+      {{1, 1}, {1000, 300}, {17, 4097}, {4099, 256}, {2053, 1000}, {16, 4096}},
+      2, Check);
 }
 
 } // namespace

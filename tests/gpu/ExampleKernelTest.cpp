@@ -15,19 +15,7 @@ namespace {
 constexpr std::size_t GuardElems = 4096;
 constexpr std::uint32_t PoisonBits = 0xFFFFFFFF;
 
-/// Describes a failed comparison: counts, errors and the first bad element.
-template <class RefFn>
-std::string describe(const examples::Comparison &C,
-                     const std::vector<float> &Out, RefFn Ref) {
-  std::ostringstream S;
-  S << C.Failures << " of " << Out.size() << " elements wrong (" << C.NaNs
-    << " NaN), max abs error " << C.MaxAbsError << ", max rel error "
-    << C.MaxRelError;
-  if (!C.passed())
-    S << "; first at " << C.FirstFailure << ": got " << Out[C.FirstFailure]
-      << ", expected " << Ref(C.FirstFailure);
-  return S.str();
-}
+using gputest::describe;
 
 /// Returns the output without its guard region, checking that the guard
 /// still holds the poison (the kernel wrote nothing past n).

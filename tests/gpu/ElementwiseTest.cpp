@@ -1,0 +1,295 @@
+//===- ElementwiseTest.cpp - Math, casts and integer operators on the GPU -===//
+//
+// kernels/elementwise.tile, one module per function: random inputs of a size
+// that is not a multiple of the block, outputs poisoned with a guard region
+// past n that must stay untouched, CPU references in double.
+//
+//===----------------------------------------------------------------------===//
+#include "GpuTest.h"
+
+#include <functional>
+
+namespace {
+
+constexpr std::size_t N = 10007; // Not a multiple of BLOCK (256).
+constexpr std::size_t Guard = 300;
+constexpr double Pi = 3.14159265358979323846;
+
+/// One unary function: its FN, input range, reference and tolerance.
+struct UnaryCase {
+  const char *Fn;
+  float Lo, Hi;
+  std::function<double(double)> Ref;
+  double Atol, Rtol;
+};
+
+std::string unaryName(const ::testing::TestParamInfo<UnaryCase> &Info) {
+  return Info.param.Fn;
+}
+
+using UnaryTest = gputest::GpuTest<::testing::TestWithParam<UnaryCase>>;
+
+TEST_P(UnaryTest, MatchesDoubleReference) {
+  const UnaryCase &C = GetParam();
+  tile::Kernel K = kernel(std::string("unary_") + C.Fn, "k_unary");
+  std::vector<float> X = examples::randomFloats(N, C.Lo, C.Hi, 11);
+  std::vector<float> Y = runOnFloats(K, X, N, C.Fn);
+  gputest::expectNear(
+      Y, [&](std::size_t I) { return C.Ref(X[I]); }, C.Atol, C.Rtol, C.Fn);
+}
+
+// fp32 results within 1e-5 relative; an absolute floor where the function
+// crosses 0 (log near 1, sin/cos/tanh/erf near their zeros).
+INSTANTIATE_TEST_SUITE_P(
+    Math, UnaryTest,
+    ::testing::Values(
+        UnaryCase{"exp", -10, 10, [](double X) { return std::exp(X); }, 0,
+                  1e-5},
+        UnaryCase{"exp2", -20, 20, [](double X) { return std::exp2(X); }, 0,
+                  1e-5},
+        UnaryCase{"log", 1e-3f, 100, [](double X) { return std::log(X); }, 1e-6,
+                  1e-5},
+        UnaryCase{"log2", 1e-3f, 100, [](double X) { return std::log2(X); },
+                  1e-6, 1e-5},
+        UnaryCase{"sqrt", 0, 100, [](double X) { return std::sqrt(X); }, 0,
+                  1e-5},
+        UnaryCase{"rsqrt", 1e-3f, 100,
+                  [](double X) { return 1 / std::sqrt(X); }, 0, 1e-5},
+        UnaryCase{"sin", -2 * Pi, 2 * Pi, [](double X) { return std::sin(X); },
+                  2e-6, 1e-5},
+        UnaryCase{"cos", -2 * Pi, 2 * Pi, [](double X) { return std::cos(X); },
+                  2e-6, 1e-5},
+        UnaryCase{"tanh", -5, 5, [](double X) { return std::tanh(X); }, 1e-6,
+                  1e-5},
+        UnaryCase{"abs", -100, 100, [](double X) { return std::fabs(X); }, 0,
+                  0},
+        UnaryCase{"floor", -100, 100, [](double X) { return std::floor(X); }, 0,
+                  0},
+        UnaryCase{"ceil", -100, 100, [](double X) { return std::ceil(X); }, 0,
+                  0},
+        UnaryCase{"sigmoid", -10, 10,
+                  [](double X) { return 1 / (1 + std::exp(-X)); }, 1e-7, 1e-5},
+        UnaryCase{"erf", -3, 3, [](double X) { return std::erf(X); }, 1e-6,
+                  1e-5},
+        UnaryCase{"neg", -100, 100, [](double X) { return -X; }, 0, 0}),
+    unaryName);
+
+/// One three-input function of k_ternary.
+struct TernaryCase {
+  const char *Fn;
+  std::function<double(double, double, double)> Ref;
+  double Atol, Rtol;
+};
+
+std::string ternaryName(const ::testing::TestParamInfo<TernaryCase> &Info) {
+  return Info.param.Fn;
+}
+
+using TernaryTest = gputest::GpuTest<::testing::TestWithParam<TernaryCase>>;
+
+TEST_P(TernaryTest, MatchesDoubleReference) {
+  const TernaryCase &C = GetParam();
+  tile::Kernel K = kernel(std::string("ternary_") + C.Fn, "k_ternary");
+  std::vector<float> X = examples::randomFloats(N, -2, 2, 21);
+  std::vector<float> Y = examples::randomFloats(N, -2, 2, 22);
+  std::vector<float> Z = examples::randomFloats(N, -2, 2, 23);
+  for (std::size_t I = 0; I < N; ++I) // clamp's bounds: y <= z.
+    if (Y[I] > Z[I])
+      std::swap(Y[I], Z[I]);
+  auto DX = upload(X), DY = upload(Y), DZ = upload(Z);
+  auto DOut = poisoned<float>(N + Guard);
+  launch1D(K, N, DX, DY, DZ, DOut, static_cast<std::int32_t>(N));
+  std::vector<float> Out = result(DOut, N, C.Fn);
+  gputest::expectNear(
+      Out, [&](std::size_t I) { return C.Ref(X[I], Y[I], Z[I]); }, C.Atol,
+      C.Rtol, C.Fn);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Math, TernaryTest,
+    ::testing::Values(
+        TernaryCase{"maximum",
+                    [](double X, double Y, double) { return std::max(X, Y); },
+                    0, 0},
+        TernaryCase{"minimum",
+                    [](double X, double Y, double) { return std::min(X, Y); },
+                    0, 0},
+        TernaryCase{"where",
+                    [](double X, double Y, double Z) { return X > Y ? X : Z; },
+                    0, 0},
+        TernaryCase{"clamp",
+                    [](double X, double Y, double Z) {
+                      return std::min(std::max(X, Y), Z);
+                    },
+                    0, 0},
+        // One rounding of the exact x * y + z.
+        TernaryCase{"fma",
+                    [](double X, double Y, double Z) { return X * Y + Z; },
+                    1e-7, 1e-6},
+        TernaryCase{"arith",
+                    [](double X, double Y, double Z) {
+                      return (X * Y - Z) / (std::fabs(Y) + 2) + 0.5 * X - 1;
+                    },
+                    1e-6, 1e-5}),
+    ternaryName);
+
+using CastTest = gputest::GpuTest<>;
+
+/// Runs k_cast_fp16 or k_cast_bf16: the fp16/bf16 values must be the
+/// round-to-nearest-even ones, and doubling them in fp16/bf16 is exact.
+template <class H>
+void checkCast(tile::Kernel K, tile::DeviceBuffer<float> &DX,
+               const std::vector<float> &X, tile::DeviceBuffer<H> &DH,
+               tile::DeviceBuffer<float> &DBack, const char *What) {
+  K.launch(tile::Grid{gputest::blocks(N, K.info().constexprInt("BLOCK"))},
+           tile::Stream(), DX, DH, DBack, static_cast<std::int32_t>(N));
+  tile::Stream().synchronize();
+  std::vector<H> Halves = DH.toHost();
+  std::vector<float> Back = DBack.toHost();
+  gputest::expectPoisoned(Halves, N, What);
+  gputest::expectPoisoned(Back, N, What);
+  Halves.resize(N);
+  Back.resize(N);
+  gputest::expectEqual(
+      gputest::toFloats(Halves),
+      [&](std::size_t I) { return H::fromFloat(X[I]).toFloat(); }, What);
+  gputest::expectEqual(
+      Back, [&](std::size_t I) { return 2 * H::fromFloat(X[I]).toFloat(); },
+      std::string(What) + " doubled");
+}
+
+TEST_F(CastTest, Fp32ToFp16AndBack) {
+  std::vector<float> X = examples::randomFloats(N, -1000, 1000, 31);
+  X[0] = 1e-6f; // fp16 subnormal.
+  X[1] = 0.1f;
+  auto DX = upload(X);
+  auto DH = poisoned<tile::Half>(N + Guard);
+  auto DBack = poisoned<float>(N + Guard);
+  checkCast(kernel("cast_fp16", "k_cast_fp16"), DX, X, DH, DBack, "fp16");
+}
+
+TEST_F(CastTest, Fp32ToBf16AndBack) {
+  std::vector<float> X = examples::randomFloats(N, -1e6f, 1e6f, 32);
+  X[0] = 1e-30f;
+  X[1] = 0.1f;
+  auto DX = upload(X);
+  auto DH = poisoned<tile::BFloat16>(N + Guard);
+  auto DBack = poisoned<float>(N + Guard);
+  checkCast(kernel("cast_bf16", "k_cast_bf16"), DX, X, DH, DBack, "bf16");
+}
+
+/// One FN of k_int and its reference with Triton's integer semantics (//
+/// and % truncate toward zero as in C; >> is arithmetic on signed ints).
+struct IntCase {
+  const char *Fn;
+  std::function<std::int32_t(std::int32_t, std::int32_t)> Ref;
+};
+
+std::string intName(const ::testing::TestParamInfo<IntCase> &Info) {
+  return Info.param.Fn;
+}
+
+std::int32_t wrap(std::int64_t V) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(V));
+}
+
+using IntTest = gputest::GpuTest<::testing::TestWithParam<IntCase>>;
+
+TEST_P(IntTest, MatchesReference) {
+  const IntCase &C = GetParam();
+  tile::Kernel K = kernel(std::string("int_") + C.Fn, "k_int");
+  std::vector<std::int32_t> X =
+      gputest::randomInts<std::int32_t>(N, -1000, 1000, 41);
+  std::vector<std::int32_t> Y =
+      gputest::randomInts<std::int32_t>(N, -50, 50, 42);
+  for (std::size_t I = 0; I < N; ++I) {
+    if (Y[I] == 0)
+      Y[I] = 7;
+    if (I % 97 == 0) // Some equal pairs for "compare".
+      X[I] = Y[I];
+  }
+  X[1] = 2000000000; // Overflows in "mul" and "shl" wrap.
+  auto DX = upload(X), DY = upload(Y);
+  auto DOut = poisoned<std::int32_t>(N + Guard);
+  launch1D(K, N, DX, DY, DOut, static_cast<std::int32_t>(N));
+  std::vector<std::int32_t> Out = result(DOut, N, C.Fn);
+  gputest::expectEqual(
+      Out, [&](std::size_t I) { return C.Ref(X[I], Y[I]); }, C.Fn);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Operators, IntTest,
+    ::testing::
+        Values(IntCase{"add",
+                       [](std::int32_t X, std::int32_t Y) {
+                         return wrap(std::int64_t(X) + Y + 3);
+                       }},
+               IntCase{"sub",
+                       [](std::int32_t X, std::int32_t Y) {
+                         return wrap(std::int64_t(X) - Y);
+                       }},
+               IntCase{"mul",
+                       [](std::int32_t X, std::int32_t Y) {
+                         return wrap(std::int64_t(X) * Y);
+                       }},
+               IntCase{"floordiv",
+                       [](std::int32_t X, std::int32_t Y) { return X / Y; }},
+               IntCase{"mod",
+                       [](std::int32_t X, std::int32_t Y) { return X % Y; }},
+               IntCase{"shl",
+                       [](std::int32_t X, std::int32_t Y) {
+                         return wrap(std::uint64_t(std::uint32_t(X))
+                                     << (Y & 15));
+                       }},
+               IntCase{"shr", [](std::int32_t X,
+                                 std::int32_t Y) { return X >> (Y & 31); }},
+               IntCase{"bitops",
+                       [](std::int32_t X, std::int32_t Y) {
+                         return (X & Y) |
+                                (~X ^
+                                 wrap(std::uint64_t(std::uint32_t(Y)) << 2));
+                       }},
+               IntCase{
+                   "compare",
+                   [](std::int32_t X, std::int32_t Y) {
+                     bool M = ((X > 0) && (Y < 0)) || ((X == Y) != (X >= 100));
+                     return M ? X : -Y;
+                   }},
+               IntCase{
+                   "minmax",
+                   [](std::int32_t X,
+                      std::int32_t
+                          Y) { return std::max(X, Y) * 2 + std::min(X, Y); }}),
+    intName);
+
+using IntFloatTest = gputest::GpuTest<>;
+
+TEST_F(IntFloatTest, TrueDivisionAndConversions) {
+  tile::Kernel K = kernel("int_float", "k_int_float");
+  std::vector<std::int32_t> X =
+      gputest::randomInts<std::int32_t>(N, -1000, 1000, 51);
+  std::vector<std::int32_t> Y = gputest::randomInts<std::int32_t>(N, 1, 60, 52);
+  std::vector<float> F = examples::randomFloats(N, -100, 100, 53);
+  for (std::size_t I = 0; I < N; I += 2)
+    Y[I] = -Y[I];
+  auto DX = upload(X), DY = upload(Y);
+  auto DF = upload(F);
+  auto DDiv = poisoned<float>(N + Guard);
+  auto DTrunc = poisoned<std::int32_t>(N + Guard);
+  launch1D(K, N, DX, DY, DF, DDiv, DTrunc, static_cast<std::int32_t>(N));
+  std::vector<float> Div = DDiv.toHost();
+  std::vector<std::int32_t> Trunc = DTrunc.toHost();
+  gputest::expectPoisoned(Div, N, "x / y");
+  gputest::expectPoisoned(Trunc, N, "to(int32)");
+  Div.resize(N);
+  Trunc.resize(N);
+  gputest::expectNear(
+      Div, [&](std::size_t I) { return double(X[I]) / Y[I] + X[I] * 0.5; },
+      1e-6, 1e-5, "x / y + x * 0.5");
+  gputest::expectEqual(
+      Trunc,
+      [&](std::size_t I) { return static_cast<std::int32_t>(F[I]) + X[I]; },
+      "f.to(int32) + x.to(fp32).to(int32)");
+}
+
+} // namespace

@@ -1,0 +1,157 @@
+//===- IndexingShapeTest.cpp - Program ids, creation and shape ops --------===//
+//
+// kernels/indexing.tile and kernels/shape.tile: program_id/num_programs on a
+// 3-D grid; zeros/full/zeros_like/arange/cdiv; trans, permute, reshape,
+// expand_dims, broadcast_to and [:, None] on sizes that are not multiples of
+// the tiles.
+//
+//===----------------------------------------------------------------------===//
+#include "GpuTest.h"
+
+namespace {
+
+using IndexingTest = gputest::GpuTest<>;
+using ShapeTest = gputest::GpuTest<>;
+
+TEST_F(IndexingTest, ProgramIdsOnA3DGrid) {
+  tile::Kernel K = kernel("grid3d", "k_grid3d");
+  const unsigned N0 = 5, N1 = 3, N2 = 7, Programs = N0 * N1 * N2;
+  auto DIds = poisoned<std::int32_t>(Programs);
+  auto DNums = poisoned<std::int32_t>(3 * Programs);
+  K.launch(tile::Grid{N0, N1, N2}, tile::Stream(), DIds, DNums);
+  Ctx->synchronize();
+  std::vector<std::int32_t> Ids = DIds.toHost(), Nums = DNums.toHost();
+  gputest::expectEqual(
+      Ids,
+      [&](std::size_t S) {
+        return int(S % N0) + 1000 * int(S / N0 % N1) +
+               1000000 * int(S / N0 / N1);
+      },
+      "program_id");
+  const unsigned Dims[3] = {N0, N1, N2};
+  gputest::expectEqual(
+      Nums, [&](std::size_t I) { return Dims[I % 3]; }, "num_programs");
+}
+
+TEST_F(IndexingTest, CreationOps) {
+  tile::Kernel K = kernel("creation", "k_creation");
+  const std::size_t N = 1000; // BLOCK 128: 8 programs, the last partial.
+  std::int64_t Block = K.info().constexprInt("BLOCK");
+  auto DOut = poisoned<float>(N + 100);
+  auto DInt = poisoned<std::int32_t>(N + 100);
+  const float V = 1.75f;
+  K.launch(tile::Grid{gputest::blocks(N, Block)}, tile::Stream(), DOut, DInt,
+           static_cast<std::int32_t>(N), V);
+  Ctx->synchronize();
+  std::vector<float> Out = DOut.toHost();
+  std::vector<std::int32_t> Int = DInt.toHost();
+  gputest::expectPoisoned(Out, N, "zeros/full");
+  gputest::expectPoisoned(Int, N, "arange/cdiv");
+  Out.resize(N);
+  Int.resize(N);
+  gputest::expectEqual(
+      Out, [&](std::size_t I) { return 2.5f * V + float(I % Block); },
+      "zeros + full * full(v) + zeros_like + arange");
+  const std::int32_t Programs =
+      static_cast<std::int32_t>(gputest::blocks(N, Block));
+  gputest::expectEqual(
+      Int,
+      [&](std::size_t I) {
+        return static_cast<std::int32_t>((16 + I % Block) * 3) + Programs + 7;
+      },
+      "arange(16, 16 + BLOCK) * 3 + cdiv(n, BLOCK) + full(7)");
+}
+
+TEST_F(IndexingTest, Creation2D) {
+  tile::Kernel K = kernel("zeros2d", "k_zeros2d");
+  const std::size_t M = 45, N = 70;
+  auto DOut = poisoned<std::int32_t>(M * N + 64);
+  K.launch(tile::Grid{gputest::blocks(M, K.info().constexprInt("R")),
+                      gputest::blocks(N, K.info().constexprInt("C"))},
+           tile::Stream(), DOut, static_cast<std::int32_t>(M),
+           static_cast<std::int32_t>(N));
+  Ctx->synchronize();
+  std::vector<std::int32_t> Out = result(DOut, M * N, "2-D zeros/full");
+  gputest::expectEqual(
+      Out, [](std::size_t I) { return std::int32_t(I); }, "r * N + c");
+}
+
+TEST_F(ShapeTest, Trans) {
+  tile::Kernel K = kernel("trans", "k_trans");
+  const std::size_t M = 37, N = 45;
+  std::vector<float> X = examples::randomFloats(M * N, -1, 1, 61);
+  auto DX = upload(X);
+  auto DOut = poisoned<float>(M * N + 64);
+  K.launch(tile::Grid{gputest::blocks(M, K.info().constexprInt("R")),
+                      gputest::blocks(N, K.info().constexprInt("C"))},
+           tile::Stream(), DX, DOut, static_cast<std::int32_t>(M),
+           static_cast<std::int32_t>(N));
+  Ctx->synchronize();
+  std::vector<float> Out = result(DOut, M * N, "trans");
+  gputest::expectEqual(
+      Out, [&](std::size_t I) { return X[(I % M) * N + I / M]; }, "trans");
+}
+
+TEST_F(ShapeTest, Permute) {
+  tile::Kernel K = kernel("permute", "k_permute");
+  const std::size_t P = 3, Q = 5, S = 13;
+  std::vector<float> X = examples::randomFloats(P * Q * S, -1, 1, 62);
+  auto DX = upload(X);
+  auto DOut = poisoned<float>(P * Q * S + 64);
+  K.launch(tile::Grid{1}, tile::Stream(), DX, DOut,
+           static_cast<std::int32_t>(P), static_cast<std::int32_t>(Q),
+           static_cast<std::int32_t>(S));
+  Ctx->synchronize();
+  std::vector<float> Out = result(DOut, P * Q * S, "permute");
+  // out[s, p, q] = x[p, q, s].
+  gputest::expectEqual(
+      Out,
+      [&](std::size_t I) {
+        std::size_t Sx = I / (P * Q), Px = I / Q % P, Qx = I % Q;
+        return X[(Px * Q + Qx) * S + Sx];
+      },
+      "permute (2, 0, 1)");
+}
+
+TEST_F(ShapeTest, Reshape) {
+  tile::Kernel K = kernel("reshape", "k_reshape");
+  const std::size_t N = 1000; // Tiles of 256: the last is partial.
+  std::int64_t C = K.info().constexprInt("C");
+  std::int64_t Tile = K.info().constexprInt("R") * C;
+  std::vector<float> X = examples::randomFloats(N, -1, 1, 63);
+  auto DX = upload(X);
+  auto DOut = poisoned<float>(2 * N + 64);
+  K.launch(tile::Grid{gputest::blocks(N, Tile)}, tile::Stream(), DX, DOut,
+           static_cast<std::int32_t>(N));
+  Ctx->synchronize();
+  std::vector<float> Out = result(DOut, 2 * N, "reshape");
+  auto Ref = [&](std::size_t I) {
+    std::size_t J = I % N;
+    return X[J] + 1000.0f * float(J % Tile / C) + (I >= N ? 0.5f : 0.0f);
+  };
+  gputest::expectEqual(Out, Ref, "reshape to 2-D and back");
+}
+
+TEST_F(ShapeTest, ExpandDimsAndBroadcast) {
+  tile::Kernel K = kernel("broadcast", "k_broadcast");
+  const std::size_t M = 70, N = 100;
+  std::vector<float> A = examples::randomFloats(N, -1, 1, 64);
+  std::vector<float> B = examples::randomFloats(M, -1, 1, 65);
+  auto DA = upload(A), DB = upload(B);
+  auto DOut = poisoned<float>(M * N + 64);
+  K.launch(tile::Grid{gputest::blocks(M, K.info().constexprInt("R")),
+                      gputest::blocks(N, K.info().constexprInt("C"))},
+           tile::Stream(), DA, DB, DOut, static_cast<std::int32_t>(M),
+           static_cast<std::int32_t>(N));
+  Ctx->synchronize();
+  std::vector<float> Out = result(DOut, M * N, "broadcast");
+  gputest::expectNear(
+      Out,
+      [&](std::size_t I) {
+        double a = A[I % N], b = B[I / N];
+        return 10 * a + b + 100 * (b * a);
+      },
+      1e-5, 1e-6, "10 a[c] + b[r] + 100 b[r] a[c]");
+}
+
+} // namespace

@@ -1,0 +1,210 @@
+//===- MemoryTest.cpp - load/store with masks, element types, block ptrs --===//
+//
+// kernels/memory.tile: masked loads with `other` and masked stores on 1-D,
+// 2-D (strided rows) and 3-D tiles; fp16/i8/i64/u8/fp64 memory; block
+// pointers with boundary_check, both padding options, and advance.
+//
+//===----------------------------------------------------------------------===//
+#include "GpuTest.h"
+
+namespace {
+
+using MemoryTest = gputest::GpuTest<>;
+using I32 = std::int32_t;
+
+TEST_F(MemoryTest, Masked1D) {
+  tile::Kernel K = kernel("load1d", "k_load1d");
+  const std::size_t N = 1001;
+  std::size_t Block = K.info().constexprInt("BLOCK");
+  unsigned Programs = gputest::blocks(N, Block);
+  std::vector<float> X = examples::randomFloats(N, -1, 1, 91);
+  auto DX = upload(X);
+  auto DPadded = poisoned<float>(Programs * Block + 64);
+  auto DOut = poisoned<float>(N + 64);
+  K.launch(tile::Grid{Programs}, tile::Stream(), DX, DPadded, DOut, I32(N));
+  Ctx->synchronize();
+  std::vector<float> Padded = DPadded.toHost(), Out = DOut.toHost();
+  gputest::expectPoisoned(Padded, Programs * Block, "unmasked store");
+  gputest::expectPoisoned(Out, N, "masked store");
+  Padded.resize(Programs * Block);
+  Out.resize(N);
+  gputest::expectEqual(
+      Padded, [&](std::size_t I) { return I < N ? X[I] : -7.0f; },
+      "load with other=-7");
+  gputest::expectEqual(
+      Out, [&](std::size_t I) { return 2 * X[I]; }, "masked store");
+}
+
+TEST_F(MemoryTest, Masked2DStridedRows) {
+  tile::Kernel K = kernel("load2d", "k_load2d");
+  const std::size_t M = 37, N = 45, Stride = 50;
+  std::size_t R = K.info().constexprInt("R"), C = K.info().constexprInt("C");
+  unsigned GR = gputest::blocks(M, R), GC = gputest::blocks(N, C);
+  std::vector<float> X = examples::randomFloats(M * Stride, -1, 1, 92);
+  auto DX = upload(X);
+  auto DPadded = poisoned<float>(GR * R * GC * C);
+  auto DOut = poisoned<float>(M * N + 64);
+  K.launch(tile::Grid{GR, GC}, tile::Stream(), DX, DPadded, DOut, I32(M),
+           I32(N), I32(Stride));
+  Ctx->synchronize();
+  std::vector<float> Out = result(DOut, M * N, "masked 2-D store");
+  std::size_t PaddedCols = GC * C;
+  gputest::expectEqual(
+      DPadded.toHost(),
+      [&](std::size_t I) {
+        std::size_t Row = I / PaddedCols, Col = I % PaddedCols;
+        return Row < M && Col < N ? X[Row * Stride + Col] : 3.0f;
+      },
+      "2-D load with other=3");
+  gputest::expectEqual(
+      Out, [&](std::size_t I) { return X[I / N * Stride + I % N] - 1.0f; },
+      "masked 2-D store");
+}
+
+TEST_F(MemoryTest, Masked3D) {
+  tile::Kernel K = kernel("load3d", "k_load3d");
+  const std::size_t P = 6, Q = 7, S = 13; // Boxes of [4, 8, 16].
+  std::size_t BP = K.info().constexprInt("BP"),
+              BQ = K.info().constexprInt("BQ"),
+              BS = K.info().constexprInt("BS");
+  unsigned Programs = gputest::blocks(P, BP);
+  std::vector<float> X = examples::randomFloats(P * Q * S, -1, 1, 93);
+  auto DX = upload(X);
+  auto DPadded = poisoned<float>(Programs * BP * BQ * BS);
+  auto DOut = poisoned<float>(P * Q * S + 64);
+  K.launch(tile::Grid{Programs}, tile::Stream(), DX, DPadded, DOut, I32(P),
+           I32(Q), I32(S));
+  Ctx->synchronize();
+  std::vector<float> Out = result(DOut, P * Q * S, "masked 3-D store");
+  gputest::expectEqual(
+      DPadded.toHost(),
+      [&](std::size_t I) {
+        std::size_t Px = I / (BQ * BS), Qx = I / BS % BQ, Sx = I % BS;
+        return Px < P && Qx < Q && Sx < S ? X[(Px * Q + Qx) * S + Sx] : -1.0f;
+      },
+      "3-D load with other=-1");
+  gputest::expectEqual(
+      Out, [&](std::size_t I) { return X[I] * X[I]; }, "masked 3-D store");
+}
+
+TEST_F(MemoryTest, OtherElementTypes) {
+  tile::Kernel K = kernel("types", "k_types");
+  const std::size_t N = 777;
+  std::vector<float> F = examples::randomFloats(N, -100, 100, 94);
+  std::vector<tile::Half> H(N);
+  std::vector<double> D(N);
+  for (std::size_t I = 0; I < N; ++I) {
+    H[I] = tile::Half::fromFloat(F[I]);
+    D[I] = F[I] * 1e-3;
+  }
+  std::vector<std::int8_t> B =
+      gputest::randomInts<std::int8_t>(N, -128, 127, 95);
+  std::vector<std::int64_t> W =
+      gputest::randomInts<std::int64_t>(N, -(1ll << 60), 1ll << 60, 96);
+  std::vector<std::uint8_t> U =
+      gputest::randomInts<std::uint8_t>(N, 0, 255, 97);
+  auto DH = upload(H);
+  auto DB = upload(B);
+  auto DW = upload(W);
+  auto DU = upload(U);
+  auto DD = upload(D);
+  auto OH = poisoned<tile::Half>(N + 64);
+  auto OB = poisoned<std::int8_t>(N + 64);
+  auto OW = poisoned<std::int64_t>(N + 64);
+  auto OU = poisoned<std::uint8_t>(N + 64);
+  auto OD = poisoned<double>(N + 64);
+  launch1D(K, N, DH, DB, DW, DU, DD, OH, OB, OW, OU, OD, I32(N));
+  std::vector<tile::Half> RH = OH.toHost();
+  std::vector<std::int8_t> RB = OB.toHost();
+  std::vector<std::int64_t> RW = OW.toHost();
+  std::vector<std::uint8_t> RU = OU.toHost();
+  std::vector<double> RD = OD.toHost();
+  gputest::expectPoisoned(RH, N, "fp16");
+  gputest::expectPoisoned(RB, N, "i8");
+  gputest::expectPoisoned(RW, N, "i64");
+  gputest::expectPoisoned(RU, N, "u8");
+  gputest::expectPoisoned(RD, N, "fp64");
+  RH.resize(N);
+  RB.resize(N);
+  RW.resize(N);
+  RU.resize(N);
+  RD.resize(N);
+  gputest::expectEqual(
+      gputest::toFloats(RH), [&](std::size_t I) { return 2 * H[I].toFloat(); },
+      "fp16 * 2");
+  gputest::expectEqual(
+      RB, [&](std::size_t I) { return std::int8_t(std::uint8_t(B[I] + 1)); },
+      "i8 + 1 (wraps)");
+  gputest::expectEqual(
+      RW, [&](std::size_t I) { return W[I] * 3; }, "i64 * 3");
+  gputest::expectEqual(
+      RU, [&](std::size_t I) { return std::uint8_t(U[I] >> 1); },
+      "u8 >> 1 (logical)");
+  gputest::expectEqual(
+      RD, [&](std::size_t I) { return D[I] * 0.5; }, "fp64 * 0.5");
+}
+
+class BlockPointerTest : public gputest::GpuTest<> {
+protected:
+  /// Runs k_bptr_load from Module on x [M, N]; expects Pad past the edges.
+  void checkPadding(const std::string &Module, bool NanPadding) {
+    tile::Kernel K = kernel(Module, "k_bptr_load");
+    const std::size_t M = 37, N = 45;
+    std::size_t R = K.info().constexprInt("R"), C = K.info().constexprInt("C");
+    unsigned GR = gputest::blocks(M, R), GC = gputest::blocks(N, C);
+    std::vector<float> X = examples::randomFloats(M * N, -1, 1, 98);
+    auto DX = upload(X);
+    tile::DeviceBuffer<float> DPadded(*Ctx, GR * R * GC * C);
+    DPadded.fillBytes(0x11); // Neither 0 nor NaN.
+    K.launch(tile::Grid{GR, GC}, tile::Stream(), DX, DPadded, I32(M), I32(N));
+    Ctx->synchronize();
+    std::vector<float> Padded = DPadded.toHost();
+    std::size_t Cols = GC * C, Wrong = 0;
+    for (std::size_t I = 0; I < Padded.size(); ++I) {
+      std::size_t Row = I / Cols, Col = I % Cols;
+      bool Inside = Row < M && Col < N;
+      bool Ok = Inside
+                    ? Padded[I] == X[Row * N + Col]
+                    : (NanPadding ? std::isnan(Padded[I]) : Padded[I] == 0.0f);
+      if (!Ok && Wrong++ == 0)
+        ADD_FAILURE() << Module << ": element (" << Row << ", " << Col
+                      << ") is " << Padded[I];
+    }
+    EXPECT_EQ(Wrong, 0u) << Module;
+  }
+};
+
+TEST_F(BlockPointerTest, BoundaryCheckPadsWithZero) {
+  checkPadding("bptr_load_zero", false);
+}
+
+TEST_F(BlockPointerTest, BoundaryCheckPadsWithNan) {
+  checkPadding("bptr_load_nan", true);
+}
+
+TEST_F(BlockPointerTest, AdvanceAndCheckedStores) {
+  tile::Kernel K = kernel("bptr_copy", "k_bptr_copy");
+  const std::size_t M = 37, N = 200; // Tiles [16, 64]: both edges ragged.
+  std::vector<float> X = examples::randomFloats(M * N, -1, 1, 99);
+  auto DX = upload(X);
+  auto DOut = poisoned<float>(M * N + 256);
+  K.launch(tile::Grid{gputest::blocks(M, K.info().constexprInt("R"))},
+           tile::Stream(), DX, DOut, I32(M), I32(N));
+  Ctx->synchronize();
+  std::vector<float> Out = result(DOut, M * N, "block-pointer store");
+  gputest::expectEqual(
+      Out, [&](std::size_t I) { return X[I] + 1.0f; },
+      "x + 1 through advancing block pointers");
+}
+
+TEST_F(BlockPointerTest, OneDimensional) {
+  tile::Kernel K = kernel("bptr_1d", "k_bptr_1d");
+  const std::size_t N = 1001;
+  std::vector<float> X = examples::randomFloats(N, -1, 1, 100);
+  std::vector<float> Out = runOnFloats(K, X, N, "1-D block-pointer store");
+  gputest::expectEqual(
+      Out, [&](std::size_t I) { return X[I] * 3.0f; },
+      "3 x through 1-D block pointers");
+}
+
+} // namespace

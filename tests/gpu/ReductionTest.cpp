@@ -1,0 +1,242 @@
+//===- ReductionTest.cpp - sum/max/min/argmax/argmin and cumsum -----------===//
+//
+// kernels/reductions.tile: every reduction, as a function and as a method,
+// over 1-D tiles and over each axis of 2-D tiles, with masked-off elements
+// (sizes below the tile); inclusive prefix sums over 1-D and 2-D tiles.
+// Sums are compared with double references relative to the sum of the
+// magnitudes (1e-5); max/min/argmax/argmin must be exact.
+//
+//===----------------------------------------------------------------------===//
+#include "GpuTest.h"
+
+#include <tuple>
+
+namespace {
+
+constexpr double SumRtol = 1e-5;
+
+/// What a reduction computes over Values[Begin + k * Step] for k < Count.
+struct Reduction {
+  double Sum = 0, AbsSum = 0, Max = -INFINITY, Min = INFINITY;
+  std::int32_t ArgMax = 0, ArgMin = 0;
+};
+
+Reduction reduce(const std::vector<float> &Values, std::size_t Begin,
+                 std::size_t Step, std::size_t Count) {
+  Reduction R;
+  for (std::size_t K = 0; K < Count; ++K) {
+    double V = Values[Begin + K * Step];
+    R.Sum += V;
+    R.AbsSum += std::fabs(V);
+    if (V > R.Max) { // The first of equal maxima, as Triton's argmax.
+      R.Max = V;
+      R.ArgMax = static_cast<std::int32_t>(K);
+    }
+    if (V < R.Min) {
+      R.Min = V;
+      R.ArgMin = static_cast<std::int32_t>(K);
+    }
+  }
+  return R;
+}
+
+/// The base name of FN ("argmax_method" -> "argmax").
+std::string baseFn(const std::string &Fn) {
+  return Fn.substr(0, Fn.find("_method"));
+}
+
+/// Checks the float results Out or the indices Idx of reduction Fn against
+/// Refs.
+void checkReduction(const std::string &Fn, const std::vector<Reduction> &Refs,
+                    const std::vector<float> &Out,
+                    const std::vector<std::int32_t> &Idx,
+                    const std::string &What) {
+  std::string Base = baseFn(Fn);
+  if (Base == "sum")
+    gputest::expectClose(
+        Out, [&](std::size_t I) { return Refs[I].Sum; },
+        [&](std::size_t I, double) { return SumRtol * Refs[I].AbsSum + 1e-30; },
+        What);
+  else if (Base == "max" || Base == "min")
+    gputest::expectEqual(
+        Out,
+        [&](std::size_t I) {
+          return float(Base == "max" ? Refs[I].Max : Refs[I].Min);
+        },
+        What);
+  else
+    gputest::expectEqual(
+        Idx,
+        [&](std::size_t I) {
+          return Base == "argmax" ? Refs[I].ArgMax : Refs[I].ArgMin;
+        },
+        What);
+}
+
+const char *const Fns[] = {"sum",    "sum_method",   "max",    "max_method",
+                           "min",    "min_method",   "argmax", "argmax_method",
+                           "argmin", "argmin_method"};
+
+using Reduce1DTest = gputest::GpuTest<::testing::TestWithParam<const char *>>;
+
+TEST_P(Reduce1DTest, MatchesReference) {
+  std::string Fn = GetParam();
+  tile::Kernel K = kernel("reduce1d_" + Fn, "k_reduce1d");
+  const std::size_t N = 1000, Programs = 37; // BLOCK 1024.
+  std::vector<float> X = examples::randomFloats(N * Programs, -1, 1, 71);
+  auto DX = upload(X);
+  auto DOut = poisoned<float>(Programs + 8);
+  auto DIdx = poisoned<std::int32_t>(Programs + 8);
+  K.launch(tile::Grid{static_cast<unsigned>(Programs)}, tile::Stream(), DX,
+           DOut, DIdx, static_cast<std::int32_t>(N));
+  Ctx->synchronize();
+  std::vector<Reduction> Refs;
+  for (std::size_t P = 0; P < Programs; ++P)
+    Refs.push_back(reduce(X, P * N, 1, N));
+  std::vector<float> Out = DOut.toHost();
+  std::vector<std::int32_t> Idx = DIdx.toHost();
+  bool Indices = baseFn(Fn).rfind("arg", 0) == 0;
+  gputest::expectPoisoned(Out, Indices ? 0 : Programs, Fn + " out");
+  gputest::expectPoisoned(Idx, Indices ? Programs : 0, Fn + " indices");
+  Out.resize(Programs);
+  Idx.resize(Programs);
+  checkReduction(Fn, Refs, Out, Idx, Fn);
+}
+
+INSTANTIATE_TEST_SUITE_P(Reductions, Reduce1DTest, ::testing::ValuesIn(Fns));
+
+using Reduce2DTest =
+    gputest::GpuTest<::testing::TestWithParam<std::tuple<const char *, int>>>;
+
+std::string reduce2dName(
+    const ::testing::TestParamInfo<std::tuple<const char *, int>> &Info) {
+  return std::string(std::get<0>(Info.param)) + "_axis" +
+         std::to_string(std::get<1>(Info.param));
+}
+
+TEST_P(Reduce2DTest, MatchesReference) {
+  std::string Fn = std::get<0>(GetParam());
+  int Axis = std::get<1>(GetParam());
+  std::string Name = reduce2dName({GetParam(), 0});
+  tile::Kernel K = kernel("reduce2d_" + Name, "k_reduce2d");
+  const std::size_t M = 50, N = 45, Programs = 5; // R = C = 64.
+  const std::size_t Stride = 64;                  // Output slots per program.
+  std::vector<float> X = examples::randomFloats(M * N * Programs, -1, 1, 72);
+  auto DX = upload(X);
+  auto DOut = poisoned<float>(Programs * Stride);
+  auto DIdx = poisoned<std::int32_t>(Programs * Stride);
+  K.launch(tile::Grid{static_cast<unsigned>(Programs)}, tile::Stream(), DX,
+           DOut, DIdx, static_cast<std::int32_t>(M),
+           static_cast<std::int32_t>(N));
+  Ctx->synchronize();
+  std::size_t Len = Axis == 0 ? N : M;
+  std::vector<Reduction> Refs;
+  for (std::size_t P = 0; P < Programs; ++P)
+    for (std::size_t J = 0; J < Len; ++J)
+      Refs.push_back(Axis == 0 ? reduce(X, P * M * N + J, N, M)
+                               : reduce(X, P * M * N + J * N, 1, N));
+  std::vector<float> AllOut = DOut.toHost();
+  std::vector<std::int32_t> AllIdx = DIdx.toHost();
+  bool Indices = baseFn(Fn).rfind("arg", 0) == 0;
+  std::vector<float> Out;
+  std::vector<std::int32_t> Idx;
+  for (std::size_t P = 0; P < Programs; ++P) {
+    std::vector<float> SlotOut(AllOut.begin() + P * Stride,
+                               AllOut.begin() + (P + 1) * Stride);
+    std::vector<std::int32_t> SlotIdx(AllIdx.begin() + P * Stride,
+                                      AllIdx.begin() + (P + 1) * Stride);
+    gputest::expectPoisoned(SlotOut, Indices ? 0 : Len, Name + " out");
+    gputest::expectPoisoned(SlotIdx, Indices ? Len : 0, Name + " indices");
+    Out.insert(Out.end(), SlotOut.begin(), SlotOut.begin() + Len);
+    Idx.insert(Idx.end(), SlotIdx.begin(), SlotIdx.begin() + Len);
+  }
+  checkReduction(Fn, Refs, Out, Idx, Name);
+}
+
+INSTANTIATE_TEST_SUITE_P(Reductions, Reduce2DTest,
+                         ::testing::Combine(::testing::ValuesIn(Fns),
+                                            ::testing::Values(0, 1)),
+                         reduce2dName);
+
+using CumsumTest = gputest::GpuTest<>;
+
+/// Expects Out to be the inclusive prefix sums of X along runs of Count
+/// elements Step apart starting at each of Starts (fp32, relative to the
+/// prefix sums of magnitudes).
+void expectPrefixSums(const std::vector<float> &Out,
+                      const std::vector<float> &X,
+                      const std::vector<std::size_t> &Starts, std::size_t Step,
+                      std::size_t Count, const std::string &What) {
+  std::vector<double> Ref(X.size()), Scale(X.size());
+  for (std::size_t Start : Starts) {
+    double Sum = 0, Abs = 0;
+    for (std::size_t K = 0; K < Count && Start + K * Step < X.size(); ++K) {
+      std::size_t I = Start + K * Step;
+      Sum += X[I];
+      Abs += std::fabs(X[I]);
+      Ref[I] = Sum;
+      Scale[I] = Abs;
+    }
+  }
+  gputest::expectClose(
+      Out, [&](std::size_t I) { return Ref[I]; },
+      [&](std::size_t I, double) { return SumRtol * Scale[I] + 1e-30; }, What);
+}
+
+TEST_F(CumsumTest, OneDimensional) {
+  tile::Kernel K = kernel("cumsum1d", "k_cumsum1d");
+  const std::size_t N = 2000;
+  std::size_t Block = K.info().constexprInt("BLOCK");
+  std::vector<float> X = examples::randomFloats(N, -1, 1, 73);
+  auto DX = upload(X);
+  auto DOut = poisoned<float>(N + 64);
+  K.launch(tile::Grid{gputest::blocks(N, Block)}, tile::Stream(), DX, DOut,
+           static_cast<std::int32_t>(N));
+  Ctx->synchronize();
+  std::vector<float> Out = result(DOut, N, "cumsum");
+  std::vector<std::size_t> Starts;
+  for (std::size_t S = 0; S < N; S += Block)
+    Starts.push_back(S);
+  expectPrefixSums(Out, X, Starts, 1, Block, "cumsum axis 0");
+}
+
+TEST_F(CumsumTest, TwoDimensionalEachAxis) {
+  const std::size_t M = 20, N = 50;
+  std::vector<float> X = examples::randomFloats(M * N, -1, 1, 74);
+  auto DX = upload(X);
+  for (int Axis : {0, 1}) {
+    tile::Kernel K =
+        kernel("cumsum2d_axis" + std::to_string(Axis), "k_cumsum2d");
+    auto DOut = poisoned<float>(M * N + 64);
+    K.launch(tile::Grid{1}, tile::Stream(), DX, DOut,
+             static_cast<std::int32_t>(M), static_cast<std::int32_t>(N));
+    Ctx->synchronize();
+    std::vector<float> Out = result(DOut, M * N, "cumsum 2-D");
+    std::vector<std::size_t> Starts;
+    for (std::size_t I = 0; I < (Axis == 0 ? N : M); ++I)
+      Starts.push_back(Axis == 0 ? I : I * N);
+    expectPrefixSums(Out, X, Starts, Axis == 0 ? N : 1, Axis == 0 ? M : N,
+                     "cumsum axis " + std::to_string(Axis));
+  }
+}
+
+TEST_F(CumsumTest, Integers) {
+  tile::Kernel K = kernel("cumsum_int", "k_cumsum_int");
+  const std::size_t N = 1000;
+  std::size_t Block = K.info().constexprInt("BLOCK");
+  std::vector<std::int32_t> X =
+      gputest::randomInts<std::int32_t>(N, -100, 100, 75);
+  auto DX = upload(X);
+  auto DOut = poisoned<std::int32_t>(N + 64);
+  K.launch(tile::Grid{gputest::blocks(N, Block)}, tile::Stream(), DX, DOut,
+           static_cast<std::int32_t>(N));
+  Ctx->synchronize();
+  std::vector<std::int32_t> Out = result(DOut, N, "integer cumsum");
+  std::vector<std::int32_t> Ref(N);
+  for (std::size_t I = 0; I < N; ++I)
+    Ref[I] = X[I] + (I % Block == 0 ? 0 : Ref[I - 1]);
+  gputest::expectEqual(
+      Out, [&](std::size_t I) { return Ref[I]; }, "integer cumsum");
+}
+
+} // namespace

@@ -14,6 +14,9 @@ BuiltinParam req(llvm::StringRef name) { return {name, true, ConstValue()}; }
 BuiltinParam opt(llvm::StringRef name, ConstValue value = ConstValue()) {
   return {name, false, std::move(value)};
 }
+BuiltinParam kwonly(llvm::StringRef name, ConstValue value) {
+  return {name, false, std::move(value), /*keywordOnly=*/true};
+}
 ConstValue str(llvm::StringRef s) { return ConstValue::getString(s); }
 ConstValue falseValue() { return ConstValue::getBool(false); }
 ConstValue emptyTuple() { return ConstValue::getTuple({}); }
@@ -48,11 +51,13 @@ std::vector<BuiltinInfo> buildTable() {
        req("block_shape"), req("order")});
   add(B::Advance, "advance", {req("base"), req("offsets")}, Method);
   add(B::Reshape, "reshape",
-      {req("input"), req("shape"), opt("can_reorder", falseValue())}, Method);
+      {req("input"), req("shape"), kwonly("can_reorder", falseValue())},
+      Method | Variadic);
   add(B::Trans, "trans", {req("input")}, Method | Variadic);
   add(B::ExpandDims, "expand_dims", {req("input"), req("axis")}, Method);
-  add(B::BroadcastTo, "broadcast_to", {req("input"), req("shape")}, Method);
-  add(B::Permute, "permute", {req("input"), req("dims")}, Method);
+  add(B::BroadcastTo, "broadcast_to", {req("input"), req("shape")},
+      Method | Variadic);
+  add(B::Permute, "permute", {req("input"), req("dims")}, Method | Variadic);
   for (auto [kind, name] :
        {std::pair{B::Exp, "exp"}, {B::Exp2, "exp2"}, {B::Log, "log"},
         {B::Log2, "log2"}, {B::Sqrt, "sqrt"}, {B::Rsqrt, "rsqrt"},
@@ -65,7 +70,8 @@ std::vector<BuiltinInfo> buildTable() {
   add(B::Minimum, "minimum", {req("x"), req("y")}, Method);
   add(B::Where, "where", {req("condition"), req("x"), req("y")});
   add(B::Clamp, "clamp", {req("x"), req("min"), req("max")}, Method);
-  add(B::Sum, "sum", {req("input"), opt("axis"), opt("keep_dims", falseValue())},
+  add(B::Sum, "sum",
+      {req("input"), opt("axis"), opt("keep_dims", falseValue()), opt("dtype")},
       Method);
   for (auto [kind, name] : {std::pair{B::Max, "max"}, {B::Min, "min"}})
     add(kind, name,
@@ -73,14 +79,17 @@ std::vector<BuiltinInfo> buildTable() {
          opt("keep_dims", falseValue())},
         Method);
   for (auto [kind, name] : {std::pair{B::Argmax, "argmax"}, {B::Argmin, "argmin"}})
-    add(kind, name, {req("input"), req("axis"), opt("keep_dims", falseValue())},
+    add(kind, name,
+        {req("input"), req("axis"), opt("tie_break_left", ConstValue::getBool(true)),
+         opt("keep_dims", falseValue())},
         Method);
   add(B::Cumsum, "cumsum",
       {req("input"), opt("axis", ConstValue::getInt(0)),
-       opt("reverse", falseValue())},
+       opt("reverse", falseValue()), opt("dtype")},
       Method);
   add(B::Dot, "dot",
-      {req("a"), req("b"), opt("acc"), opt("input_precision"),
+      {req("a"), req("b"), opt("acc"), opt("input_precision"), opt("allow_tf32"),
+       opt("max_num_imprecise_acc"),
        opt("out_dtype", ConstValue::getDType(ScalarKind::F32))});
   for (auto [kind, name] :
        {std::pair{B::AtomicAdd, "atomic_add"}, {B::AtomicMax, "atomic_max"},
@@ -89,11 +98,17 @@ std::vector<BuiltinInfo> buildTable() {
         {req("ptr"), req("val"), opt("mask"), opt("sem"), opt("scope")});
   add(B::AtomicCas, "atomic_cas",
       {req("ptr"), req("cmp"), req("val"), opt("sem"), opt("scope")});
+  for (auto [kind, name] :
+       {std::pair{B::AtomicAnd, "atomic_and"}, {B::AtomicOr, "atomic_or"},
+        {B::AtomicXor, "atomic_xor"}})
+    add(kind, name,
+        {req("ptr"), req("val"), opt("mask"), opt("sem"), opt("scope")});
   add(B::MultipleOf, "multiple_of", {req("input"), req("values")});
   add(B::MaxContiguous, "max_contiguous", {req("input"), req("values")});
   add(B::StaticAssert, "static_assert", {req("cond"), opt("msg", str(""))});
   add(B::StaticPrint, "static_print", {}, Variadic);
-  add(B::DevicePrint, "device_print", {req("prefix")}, Variadic);
+  add(B::DevicePrint, "device_print",
+      {req("prefix"), kwonly("hex", falseValue())}, Variadic);
   add(B::DeviceAssert, "device_assert", {req("cond"), opt("msg", str(""))});
   add(B::DebugBarrier, "debug_barrier", {});
   add(B::Range, "range",
@@ -158,11 +173,16 @@ std::string tilec::getBuiltinSignature(Builtin kind) {
   std::string result = info.name.str() + "(";
   for (size_t i = 0; i < info.params.size(); ++i) {
     const BuiltinParam &param = info.params[i];
+    if (param.keywordOnly && info.variadic)
+      continue;
     result += (i ? ", " : "") + param.name.str();
     if (!param.required)
       result += "=" + param.defaultValue.str();
   }
   if (info.variadic)
     result += info.params.empty() ? "*args" : ", *args";
+  for (const BuiltinParam &param : info.params)
+    if (param.keywordOnly && info.variadic)
+      result += ", " + param.name.str() + "=" + param.defaultValue.str();
   return result + ")";
 }

@@ -1,18 +1,26 @@
 //===- MLIRGenBuiltins.cpp - Builtin calls to the tile dialect ------------===//
 //
-// Code generation for builtin calls (program ids, ranges, memory accesses,
-// math, and calls that produce nothing). Sema has checked and typed every
-// argument; this file picks the ops.
+// Code generation for builtin calls: program ids, ranges, memory accesses,
+// elementwise math, shape ops, hints, atomics, bitcasts, and the calls that
+// produce nothing (store, device_print, device_assert, debug_barrier).
+// Reductions, scans and dot are in MLIRGenReductions.cpp. Sema has checked,
+// converted and broadcast every argument (see the normalized forms in
+// SemaReductions.cpp, SemaShapeOps.cpp and SemaAtomics.cpp); this file picks
+// the ops.
+//
+// fp16/bf16 arguments of transcendental math (exp ... erf, sigmoid) are
+// computed in fp32 and rounded back, as Triton's libdevice path does.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MLIRGenImpl.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+
 using namespace tilec;
 using namespace tilec::detail;
 using mlir::Value;
 
-/// Generates the runtime argument `i` of a call, or null if it is absent.
 Value MLIRGenerator::optionalArg(const BuiltinCallExpr &call, unsigned i,
                                  bool &ok) {
   if (call.isAbsent(i))
@@ -22,22 +30,48 @@ Value MLIRGenerator::optionalArg(const BuiltinCallExpr &call, unsigned i,
   return value;
 }
 
+bool MLIRGenerator::generateArgs(const BuiltinCallExpr &call,
+                                 llvm::SmallVectorImpl<Value> &operands,
+                                 unsigned first) {
+  for (unsigned i = first; i < call.getArgs().size(); ++i) {
+    Value value = generateExpr(call.getArg(i));
+    if (!value)
+      return false;
+    operands.push_back(value);
+  }
+  return true;
+}
+
+/// The integers of a constexpr int or tuple, repeated to `rank` entries when
+/// a single int is given (hints); at least one entry.
+static llvm::SmallVector<int64_t> getIntList(const ConstValue &value,
+                                             size_t rank) {
+  llvm::SmallVector<int64_t> result;
+  if (value.isTuple())
+    for (const ConstValue &element : value.getTuple())
+      result.push_back(element.getInt());
+  else
+    result.assign(std::max<size_t>(rank, 1), value.getInt());
+  return result;
+}
+
 Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
+  using B = Builtin;
   mlir::Location where = loc(call.getLoc());
   mlir::Type result = convertType(call.getType());
   switch (call.getBuiltin()) {
-  case Builtin::ProgramId:
+  case B::ProgramId:
     return mlir::tile::ProgramIdOp::create(builder, where,
                                            call.getConstArg(0).getInt());
-  case Builtin::NumPrograms:
+  case B::NumPrograms:
     return mlir::tile::NumProgramsOp::create(builder, where,
                                              call.getConstArg(0).getInt());
-  case Builtin::Arange:
+  case B::Arange:
     return mlir::tile::MakeRangeOp::create(
         builder, where, result,
         builder.getI32IntegerAttr(call.getConstArg(0).getInt()),
         builder.getI32IntegerAttr(call.getConstArg(1).getInt()));
-  case Builtin::Load: {
+  case B::Load: {
     if (!checkMemoryAccess(call, /*volatileArg=*/7))
       return nullptr;
     bool ok = true;
@@ -48,12 +82,72 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
     Value other = optionalArg(call, 2, ok);
     if (!ok)
       return nullptr;
-    return mlir::tile::LoadOp::create(builder, where, result, ptr, mask, other);
+    return mlir::tile::LoadOp::create(builder, where, result, ptr, mask,
+                                      other);
   }
-  case Builtin::Exp:
-    return unaryMath<mlir::math::ExpOp>(call, where);
-  case Builtin::Exp2:
-    return unaryMath<mlir::math::Exp2Op>(call, where);
+  case B::Exp: case B::Exp2: case B::Log: case B::Log2: case B::Sqrt:
+  case B::Rsqrt: case B::Sin: case B::Cos: case B::Tanh: case B::Abs:
+  case B::Floor: case B::Ceil: case B::Sigmoid: case B::Erf:
+    return generateUnaryMath(call, where);
+  case B::Fma: case B::Maximum: case B::Minimum: case B::Clamp:
+  case B::Where: case B::Cdiv:
+    return generateElementwise(call, where);
+  case B::ExpandDims: {
+    Value src = generateExpr(call.getArg(0));
+    if (!src)
+      return nullptr;
+    auto type = llvm::cast<mlir::RankedTensorType>(result);
+    if (!llvm::isa<mlir::RankedTensorType>(src.getType())) // A scalar: [1].
+      return mlir::tile::SplatOp::create(builder, where, type, src);
+    return mlir::tile::ExpandDimsOp::create(builder, where, type, src,
+                                            call.getConstArg(1).getInt());
+  }
+  case B::Reshape: {
+    Value src = generateExpr(call.getArg(0));
+    return src ? mlir::tile::ReshapeOp::create(builder, where, result, src)
+               : nullptr;
+  }
+  case B::Trans: {
+    Value src = generateExpr(call.getArg(0));
+    if (!src)
+      return nullptr;
+    llvm::SmallVector<int32_t> order;
+    for (int64_t dim : getIntList(call.getConstArg(1), 0))
+      order.push_back(static_cast<int32_t>(dim));
+    return mlir::tile::TransOp::create(builder, where, result, src, order);
+  }
+  case B::MultipleOf:
+  case B::MaxContiguous: {
+    Value src = generateExpr(call.getArg(0));
+    if (!src)
+      return nullptr;
+    auto values = builder.getDenseI64ArrayAttr(getIntList(
+        call.getConstArg(1), call.getArg(0).getType().getShape().size()));
+    bool divisibility = call.getBuiltin() == B::MultipleOf;
+    return mlir::tile::HintOp::create(builder, where, result, src,
+                                      divisibility ? values : nullptr,
+                                      divisibility ? nullptr : values);
+  }
+  case B::Cast: { // Only bitcasts reach here; conversions are ConvertExprs.
+    Value src = generateExpr(call.getArg(0));
+    return src ? mlir::arith::BitcastOp::create(builder, where, result, src)
+               : nullptr;
+  }
+  case B::AtomicAdd: case B::AtomicMax: case B::AtomicMin: case B::AtomicXchg:
+  case B::AtomicAnd: case B::AtomicOr: case B::AtomicXor:
+  case B::AtomicCas:
+    return generateAtomic(call, where);
+  case B::Sum: case B::Max: case B::Min: case B::Argmax: case B::Argmin:
+    return generateReduction(call, where);
+  case B::Cumsum:
+    return generateScan(call, where);
+  case B::Dot: {
+    llvm::SmallVector<Value, 3> operands;
+    if (!generateArgs(call, operands))
+      return nullptr;
+    return mlir::tile::DotOp::create(builder, where, result, operands[0],
+                                     operands[1], operands[2]);
+  }
   default:
     return fail(call.getLoc(), "not supported yet: '" +
                                    getBuiltinInfo(call.getBuiltin()).name +
@@ -61,8 +155,6 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
   }
 }
 
-/// What the GPU lowering cannot do yet, reported at the call: i1 through
-/// pointers and volatile accesses.
 bool MLIRGenerator::checkMemoryAccess(const BuiltinCallExpr &call,
                                       std::optional<unsigned> volatileArg) {
   if (call.getArg(0).getType().getElement() == ScalarKind::I1) {
@@ -77,38 +169,228 @@ bool MLIRGenerator::checkMemoryAccess(const BuiltinCallExpr &call,
   return true;
 }
 
-template <typename OpTy>
-Value MLIRGenerator::unaryMath(const BuiltinCallExpr &call,
-                               mlir::Location where) {
-  if (call.getType().getElement() == ScalarKind::F64) {
-    fail(call.getLoc(), "not supported yet: '" +
-                            getBuiltinInfo(call.getBuiltin()).name +
-                            "' on fp64");
+/// Applies the math op for `builtin` to a float or integer `x`.
+static Value applyUnaryMath(mlir::OpBuilder &builder, mlir::Location where,
+                            Builtin builtin, Value x, ScalarKind kind) {
+  namespace math = mlir::math;
+  namespace arith = mlir::arith;
+  switch (builtin) {
+  case Builtin::Exp:
+    return math::ExpOp::create(builder, where, x);
+  case Builtin::Exp2:
+    return math::Exp2Op::create(builder, where, x);
+  case Builtin::Log:
+    return math::LogOp::create(builder, where, x);
+  case Builtin::Log2:
+    return math::Log2Op::create(builder, where, x);
+  case Builtin::Sqrt:
+    return math::SqrtOp::create(builder, where, x);
+  case Builtin::Rsqrt:
+    return math::RsqrtOp::create(builder, where, x);
+  case Builtin::Sin:
+    return math::SinOp::create(builder, where, x);
+  case Builtin::Cos:
+    return math::CosOp::create(builder, where, x);
+  case Builtin::Tanh:
+    return math::TanhOp::create(builder, where, x);
+  case Builtin::Erf:
+    return math::ErfOp::create(builder, where, x);
+  case Builtin::Floor:
+    return math::FloorOp::create(builder, where, x);
+  case Builtin::Ceil:
+    return math::CeilOp::create(builder, where, x);
+  case Builtin::Abs:
+    if (isFloat(kind))
+      return math::AbsFOp::create(builder, where, x);
+    if (isUnsigned(kind) || kind == ScalarKind::I1)
+      return x;
+    return math::AbsIOp::create(builder, where, x);
+  case Builtin::Sigmoid: { // 1 / (1 + exp(-x))
+    mlir::Type type = x.getType();
+    mlir::Type element = mlir::getElementTypeOrSelf(type);
+    auto oneAttr = builder.getFloatAttr(element, 1.0);
+    Value one =
+        llvm::isa<mlir::RankedTensorType>(type)
+            ? Value(arith::ConstantOp::create(
+                  builder, where,
+                  mlir::DenseElementsAttr::get(
+                      llvm::cast<mlir::ShapedType>(type), oneAttr)))
+            : Value(arith::ConstantOp::create(builder, where, oneAttr));
+    Value negated = arith::NegFOp::create(builder, where, x);
+    Value exp = math::ExpOp::create(builder, where, negated);
+    Value denominator = arith::AddFOp::create(builder, where, one, exp);
+    return arith::DivFOp::create(builder, where, one, denominator);
+  }
+  default:
     return nullptr;
   }
+}
+
+Value MLIRGenerator::generateUnaryMath(const BuiltinCallExpr &call,
+                                       mlir::Location where) {
+  Builtin builtin = call.getBuiltin();
+  const Type &type = call.getType();
+  ScalarKind kind = type.getElement();
+  bool exact = builtin == Builtin::Abs || builtin == Builtin::Floor ||
+               builtin == Builtin::Ceil;
+  // PTX has no fp64 transcendental instructions (only sqrt, rcp, fma).
+  if (kind == ScalarKind::F64 && !exact && builtin != Builtin::Sqrt)
+    return fail(call.getLoc(), "not supported yet: '" +
+                                   getBuiltinInfo(builtin).name + "' on fp64");
   Value operand = generateExpr(call.getArg(0));
   if (!operand)
     return nullptr;
-  return OpTy::create(builder, where, operand);
+  if ((kind == ScalarKind::F16 || kind == ScalarKind::BF16) && !exact) {
+    Type wide = type.withElement(ScalarKind::F32);
+    Value x = mlir::arith::ExtFOp::create(builder, where, convertType(wide),
+                                          operand);
+    Value y = applyUnaryMath(builder, where, builtin, x, ScalarKind::F32);
+    return mlir::arith::TruncFOp::create(builder, where, convertType(type), y);
+  }
+  return applyUnaryMath(builder, where, builtin, operand, kind);
 }
 
-/// Calls that produce nothing (store).
+Value MLIRGenerator::maxOrMin(mlir::Location where, bool isMax, Value a,
+                              Value b, ScalarKind kind) {
+  using namespace mlir::arith;
+  if (isFloat(kind))
+    return isMax ? Value(MaxNumFOp::create(builder, where, a, b))
+                 : Value(MinNumFOp::create(builder, where, a, b));
+  if (isUnsigned(kind) || kind == ScalarKind::I1)
+    return isMax ? Value(MaxUIOp::create(builder, where, a, b))
+                 : Value(MinUIOp::create(builder, where, a, b));
+  return isMax ? Value(MaxSIOp::create(builder, where, a, b))
+               : Value(MinSIOp::create(builder, where, a, b));
+}
+
+Value MLIRGenerator::generateElementwise(const BuiltinCallExpr &call,
+                                         mlir::Location where) {
+  llvm::SmallVector<Value, 3> operands;
+  if (!generateArgs(call, operands))
+    return nullptr;
+  ScalarKind kind = call.getType().getElement();
+  using namespace mlir::arith;
+  switch (call.getBuiltin()) {
+  case Builtin::Fma:
+    return mlir::math::FmaOp::create(builder, where, operands[0], operands[1],
+                                     operands[2]);
+  case Builtin::Maximum:
+  case Builtin::Minimum:
+    return maxOrMin(where, call.getBuiltin() == Builtin::Maximum, operands[0],
+                    operands[1], kind);
+  case Builtin::Clamp: // min(max(x, lo), hi)
+    return maxOrMin(where, false,
+                    maxOrMin(where, true, operands[0], operands[1], kind),
+                    operands[2], kind);
+  case Builtin::Where:
+    return SelectOp::create(builder, where, operands[0], operands[1],
+                            operands[2]);
+  case Builtin::Cdiv: { // (x + div - 1) // div, C division as Triton.
+    Value one = constant(where, call.getType(), ConstValue::getInt(1));
+    Value sum = AddIOp::create(builder, where, operands[0], operands[1]);
+    Value numerator = SubIOp::create(builder, where, sum, one);
+    return isUnsigned(kind)
+               ? Value(DivUIOp::create(builder, where, numerator, operands[1]))
+               : Value(DivSIOp::create(builder, where, numerator, operands[1]));
+  }
+  default:
+    return nullptr;
+  }
+}
+
+Value MLIRGenerator::generateAtomic(const BuiltinCallExpr &call,
+                                    mlir::Location where) {
+  using B = Builtin;
+  using mlir::tile::RMWKind;
+  mlir::Type result = convertType(call.getType());
+  if (call.getBuiltin() == B::AtomicCas) {
+    llvm::SmallVector<Value, 3> operands;
+    if (!generateArgs(call, operands))
+      return nullptr;
+    return mlir::tile::AtomicCASOp::create(builder, where, result, operands[0],
+                                           operands[1], operands[2]);
+  }
+  bool ok = true;
+  Value ptr = generateExpr(call.getArg(0));
+  Value val = ptr ? generateExpr(call.getArg(1)) : nullptr;
+  if (!val)
+    return nullptr;
+  Value mask = optionalArg(call, 2, ok);
+  if (!ok)
+    return nullptr;
+  bool isU = isUnsigned(call.getType().getElement());
+  RMWKind kind;
+  switch (call.getBuiltin()) {
+  case B::AtomicAdd:
+    kind = RMWKind::Add;
+    break;
+  case B::AtomicMax:
+    kind = isU ? RMWKind::UMax : RMWKind::Max;
+    break;
+  case B::AtomicMin:
+    kind = isU ? RMWKind::UMin : RMWKind::Min;
+    break;
+  case B::AtomicAnd:
+    kind = RMWKind::And;
+    break;
+  case B::AtomicOr:
+    kind = RMWKind::Or;
+    break;
+  case B::AtomicXor:
+    kind = RMWKind::Xor;
+    break;
+  default:
+    kind = RMWKind::Xchg;
+    break;
+  }
+  return mlir::tile::AtomicRMWOp::create(builder, where, result, kind, ptr, val,
+                                         mask);
+}
+
 bool MLIRGenerator::generateVoidCall(const Expr &expr) {
   const auto *call = llvm::dyn_cast<BuiltinCallExpr>(&expr);
-  if (!call || call->getBuiltin() != Builtin::Store) {
+  if (!call) {
     diag.error(expr.getLoc(), "not supported yet: this statement");
     return false;
   }
-  if (!checkMemoryAccess(*call, std::nullopt))
+  mlir::Location where = loc(call->getLoc());
+  switch (call->getBuiltin()) {
+  case Builtin::Store: {
+    if (!checkMemoryAccess(*call, std::nullopt))
+      return false;
+    bool ok = true;
+    Value ptr = generateExpr(call->getArg(0));
+    Value value = ptr ? generateExpr(call->getArg(1)) : nullptr;
+    if (!value)
+      return false;
+    Value mask = optionalArg(*call, 2, ok);
+    if (!ok)
+      return false;
+    mlir::tile::StoreOp::create(builder, where, ptr, value, mask);
+    return true;
+  }
+  case Builtin::DevicePrint: {
+    llvm::SmallVector<Value> values;
+    if (!generateArgs(*call, values, /*first=*/2))
+      return false;
+    mlir::tile::PrintOp::create(builder, where,
+                                call->getConstArg(0).getString(),
+                                call->getConstArg(1).isTruthy(), values);
+    return true;
+  }
+  case Builtin::DeviceAssert: {
+    Value cond = generateExpr(call->getArg(0));
+    if (!cond)
+      return false;
+    mlir::tile::AssertOp::create(builder, where, cond,
+                                 call->getConstArg(1).getString());
+    return true;
+  }
+  case Builtin::DebugBarrier:
+    mlir::tile::BarrierOp::create(builder, where);
+    return true;
+  default:
+    diag.error(expr.getLoc(), "not supported yet: this statement");
     return false;
-  bool ok = true;
-  Value ptr = generateExpr(call->getArg(0));
-  Value value = ptr ? generateExpr(call->getArg(1)) : nullptr;
-  if (!value)
-    return false;
-  Value mask = optionalArg(*call, 2, ok);
-  if (!ok)
-    return false;
-  mlir::tile::StoreOp::create(builder, loc(call->getLoc()), ptr, value, mask);
-  return true;
+  }
 }

@@ -109,15 +109,39 @@ private:
   // MLIRGenBuiltins.cpp: builtin calls.
   /// Generates the runtime argument `i` of a call, or null if it is absent.
   Value optionalArg(const BuiltinCallExpr &call, unsigned i, bool &ok);
+  /// Generates arguments `first...` of a call into `operands`.
+  bool generateArgs(const BuiltinCallExpr &call,
+                    llvm::SmallVectorImpl<Value> &operands, unsigned first = 0);
   Value generateBuiltin(const BuiltinCallExpr &call);
   /// What the GPU lowering cannot do yet, reported at the call: i1 through
   /// pointers and volatile accesses.
   bool checkMemoryAccess(const BuiltinCallExpr &call,
                          std::optional<unsigned> volatileArg);
-  template <typename OpTy>
-  Value unaryMath(const BuiltinCallExpr &call, mlir::Location where);
-  /// Calls that produce nothing (store).
+  /// exp ... erf, sigmoid, abs, floor, ceil.
+  Value generateUnaryMath(const BuiltinCallExpr &call, mlir::Location where);
+  /// fma, maximum, minimum, clamp, where, cdiv.
+  Value generateElementwise(const BuiltinCallExpr &call, mlir::Location where);
+  /// max(a, b) or min(a, b) of element kind `kind` (floats: maxnumf/minnumf).
+  Value maxOrMin(mlir::Location where, bool isMax, Value a, Value b,
+                 ScalarKind kind);
+  /// atomic_add ... atomic_xor, atomic_cas.
+  Value generateAtomic(const BuiltinCallExpr &call, mlir::Location where);
+  /// Calls that produce nothing (store, device_print, device_assert,
+  /// debug_barrier).
   bool generateVoidCall(const Expr &expr);
+
+  // MLIRGenReductions.cpp: reductions and scans.
+  Value generateReduction(const BuiltinCallExpr &call, mlir::Location where);
+  Value generateScan(const BuiltinCallExpr &call, mlir::Location where);
+  /// The combining block of a reduce/scan region: (lhs..., rhs...) scalars;
+  /// leaves the builder inside it.
+  mlir::Block *createCombineBlock(mlir::Region &region,
+                                  mlir::TypeRange elementTypes,
+                                  mlir::Location where);
+  Value combineAdd(mlir::Location where, Value a, Value b, ScalarKind kind);
+  /// An i32 tile of `shape` holding each element's index along `axis`.
+  Value generateIndices(mlir::Location where, llvm::ArrayRef<int64_t> shape,
+                        unsigned axis);
 
   mlir::MLIRContext &context;
   mlir::OpBuilder builder;

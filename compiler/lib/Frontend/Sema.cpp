@@ -172,6 +172,8 @@ void Sema::analyzeBlock(const Block &block) {
 }
 
 void Sema::bind(llvm::StringRef name, SourceLoc loc, ExprPtr value) {
+  if (value && value->getType().isBlockPointer()) // One variable per part.
+    return bindBlockPointer(name, loc, std::move(value));
   Binding &binding = scope[name];
   binding = Binding();
   if (!value) {

@@ -9,11 +9,6 @@
 
 using namespace tilec;
 
-static bool isNone(const Expr &expr) {
-  const ConstValue *value = Sema::getConstexpr(expr);
-  return value && value->isNone();
-}
-
 ExprPtr Sema::makeCall(SourceLoc loc, Builtin builtin, std::vector<ExprPtr> args,
                        Type type) {
   auto call = std::make_unique<BuiltinCallExpr>(loc, builtin, std::move(args));
@@ -98,7 +93,7 @@ bool Sema::normalizeArgs(Builtin builtin, const CallExpr &call,
   size_t numPositional = self ? 1 : 0;
   for (const CallArg &arg : call.getArgs()) {
     if (arg.keyword.empty()) {
-      if (numPositional < numParams) {
+      if (numPositional < numParams && !info.params[numPositional].keywordOnly) {
         slots[numPositional++] = arg.value.get();
       } else if (info.variadic) {
         extra.push_back(arg.value.get());
@@ -161,6 +156,8 @@ static std::optional<ScalarKind> requireDType(const Expr &expr, DiagnosticEngine
 }
 
 ExprPtr Sema::typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> args) {
+  if (args[0]->getType().isBlockPointer())
+    return typeBlockPointerAccess(builtin, loc, std::move(args));
   bool isLoad = builtin == Builtin::Load;
   llvm::StringRef name = isLoad ? "load" : "store";
   const ConstValue *ptrValue = getConstexpr(*args[0]);
@@ -172,48 +169,15 @@ ExprPtr Sema::typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> 
     return nullptr;
   }
   llvm::ArrayRef<int64_t> shape = ptrType.getShape();
-  // `mask` and `other`/`value` must broadcast to the pointer's shape.
-  auto checkShape = [&](const Expr &operand, llvm::StringRef what) {
-    const Type &type = operand.getType();
-    std::optional<Shape> merged = broadcastShapes(type.getShape(), shape);
-    if (merged && *merged == shape)
-      return true;
-    diag.error(operand.getLoc(), "'" + what + "' has shape " +
-                                     formatShape(type.getShape()) + " but the pointer " +
-                                     (shape.empty() ? llvm::Twine("is a scalar")
-                                                    : "tile has shape " + formatShape(shape)));
-    return false;
-  };
   unsigned maskIndex = isLoad ? 1 : 2, valueIndex = isLoad ? 2 : 1;
-  ExprPtr &mask = args[maskIndex];
-  if (!isNone(*mask)) {
-    const ConstValue *maskValue = getConstexpr(*mask);
-    if (maskValue ? !maskValue->isBool()
-                  : !mask->getType().isValue() ||
-                        mask->getType().getElement() != ScalarKind::I1 ||
-                        mask->getType().isPointer()) {
-      diag.error(mask->getLoc(), "'mask' must be a boolean (i1) tile or scalar, got " +
-                                     (maskValue ? maskValue->str() : mask->getType().str()));
-      return nullptr;
-    }
-    if (!maskValue && !checkShape(*mask, "mask"))
-      return nullptr;
-    mask = coerce(std::move(mask), ScalarKind::I1, shape);
-  }
-  ExprPtr &value = args[valueIndex];
-  if (!(isLoad && isNone(*value))) {
-    llvm::StringRef what = isLoad ? "other" : "value";
-    const ConstValue *constant = getConstexpr(*value);
-    if (!constant && (!value->getType().isValue() || value->getType().isPointer())) {
-      diag.error(value->getLoc(), "'" + what + "' of " + name + " must be a number or a "
-                                  "tile of numbers, got " + value->getType().str());
-      return nullptr;
-    }
-    if (!constant && !checkShape(*value, what))
-      return nullptr;
-    if (!(value = coerce(std::move(value), ptrType.getElement(), shape)))
-      return nullptr;
-  }
+  if (!isNone(*args[maskIndex]) &&
+      !(args[maskIndex] = typeMask(std::move(args[maskIndex]), shape)))
+    return nullptr;
+  if (!(isLoad && isNone(*args[valueIndex])) &&
+      !(args[valueIndex] = typePointee(std::move(args[valueIndex]),
+                                       isLoad ? "other" : "value", name,
+                                       ptrType.getElement(), shape)))
+    return nullptr;
   // Block-pointer options are not implemented yet.
   const unsigned boundaryIndex = 3; // Then load's padding_option.
   const ConstValue *boundary = getConstexpr(*args[boundaryIndex]);
@@ -221,7 +185,8 @@ ExprPtr Sema::typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> 
   if (!boundary || !boundary->isTuple() || !boundary->getTuple().empty() ||
       (isLoad && (!padding || !padding->isString() || !padding->getString().empty()))) {
     diag.error(args[boundaryIndex]->getLoc(),
-               "not supported yet: 'boundary_check' and 'padding_option' (block pointers)");
+               "'boundary_check' and 'padding_option' need a block pointer "
+               "(tl.make_block_ptr); use 'mask' and 'other' with a pointer tile");
     return nullptr;
   }
   for (size_t i = boundaryIndex + 1; i < args.size(); ++i) {
@@ -234,15 +199,92 @@ ExprPtr Sema::typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> 
   return makeCall(loc, builtin, std::move(args), resultType);
 }
 
+/// Reports unless `type`'s shape broadcasts to the pointer's `shape`.
+static bool checkPointerShape(const Expr &operand, llvm::StringRef what,
+                              llvm::ArrayRef<int64_t> shape, DiagnosticEngine &diag) {
+  const Type &type = operand.getType();
+  std::optional<Shape> merged = broadcastShapes(type.getShape(), shape);
+  if (merged && *merged == shape)
+    return true;
+  diag.error(operand.getLoc(), "'" + what + "' has shape " + formatShape(type.getShape()) +
+                                   " but the pointer " +
+                                   (shape.empty() ? llvm::Twine("is a scalar")
+                                                  : "tile has shape " + formatShape(shape)));
+  return false;
+}
+
+ExprPtr Sema::typeMask(ExprPtr mask, llvm::ArrayRef<int64_t> shape) {
+  const ConstValue *maskValue = getConstexpr(*mask);
+  if (maskValue ? !maskValue->isBool()
+                : !mask->getType().isValue() ||
+                      mask->getType().getElement() != ScalarKind::I1 ||
+                      mask->getType().isPointer()) {
+    diag.error(mask->getLoc(), "'mask' must be a boolean (i1) tile or scalar, got " +
+                                   (maskValue ? maskValue->str() : mask->getType().str()));
+    return nullptr;
+  }
+  if (!maskValue && !checkPointerShape(*mask, "mask", shape, diag))
+    return nullptr;
+  return coerce(std::move(mask), ScalarKind::I1, shape);
+}
+
+ExprPtr Sema::typePointee(ExprPtr operand, llvm::StringRef what, llvm::StringRef callee,
+                          ScalarKind elem, llvm::ArrayRef<int64_t> shape) {
+  const ConstValue *constant = getConstexpr(*operand);
+  if (constant ? !constant->isNumber()
+               : !operand->getType().isValue() || operand->getType().isPointer()) {
+    diag.error(operand->getLoc(), "'" + what + "' of " + callee + " must be a number or "
+                                  "a tile of numbers, got " +
+                                      (constant ? constant->str() : operand->getType().str()));
+    return nullptr;
+  }
+  if (!constant && !checkPointerShape(*operand, what, shape, diag))
+    return nullptr;
+  return coerce(std::move(operand), elem, shape);
+}
+
+const Type *Sema::requireValue(const Expr &expr, llvm::StringRef calleeName) {
+  if (!getConstexpr(expr) && expr.getType().isValue() && !expr.getType().isPointer())
+    return &expr.getType();
+  const ConstValue *value = getConstexpr(expr);
+  diag.error(expr.getLoc(), "'" + calleeName + "' expects a tile or a scalar, got " +
+                                (value ? value->str() : expr.getType().str()));
+  return nullptr;
+}
+
 ExprPtr Sema::typeCast(SourceLoc loc, std::vector<ExprPtr> args) {
   std::optional<ScalarKind> dtype = requireDType(*args[1], diag);
   if (!dtype)
     return nullptr;
-  if (!isNone(*args[2]) || getConstexpr(*args[3])->isTruthy()) {
-    diag.error(loc, "not supported yet: 'fp_downcast_rounding' and 'bitcast'");
+  const ConstValue *rounding = getConstexpr(*args[2]);
+  if (!rounding || !(rounding->isNone() ||
+                     (rounding->isString() && rounding->getString() == "rtne"))) {
+    diag.error(args[2]->getLoc(), "not supported yet: fp_downcast_rounding other than "
+                                  "\"rtne\"");
+    return nullptr;
+  }
+  const ConstValue *bitcast = getConstexpr(*args[3]);
+  if (!bitcast || !bitcast->isIntLike()) {
+    diag.error(args[3]->getLoc(), "'bitcast' must be a constexpr bool");
     return nullptr;
   }
   ExprPtr &input = args[0];
+  if (bitcast->isTruthy()) {
+    const Type &type = input->getType();
+    if (getConstexpr(*input) || !type.isValue() || type.isPointer() ||
+        getBitWidth(type.getElement()) != getBitWidth(*dtype)) {
+      diag.error(loc, "cannot bitcast " +
+                          (getConstexpr(*input) ? getConstexpr(*input)->str()
+                                                : type.str()) +
+                          " to " + getScalarKindName(*dtype) +
+                          ": a bitcast needs a runtime value of the same bit width");
+      return nullptr;
+    }
+    if (type.getElement() == *dtype)
+      return std::move(input);
+    Type resultType = type.withElement(*dtype);
+    return makeCall(loc, Builtin::Cast, std::move(args), resultType);
+  }
   if (getConstexpr(*input))
     return coerce(std::move(input), *dtype, {});
   const Type &type = input->getType();
@@ -259,14 +301,7 @@ ExprPtr Sema::typeCast(SourceLoc loc, std::vector<ExprPtr> args) {
 ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef calleeName,
                           std::vector<ExprPtr> args) {
   using B = Builtin;
-  auto runtimeValue = [&](const Expr &expr) -> const Type * {
-    if (!getConstexpr(expr) && expr.getType().isValue() && !expr.getType().isPointer())
-      return &expr.getType();
-    const ConstValue *value = getConstexpr(expr);
-    diag.error(expr.getLoc(), "'" + calleeName + "' expects a tile or a scalar, got " +
-                                  (value ? value->str() : expr.getType().str()));
-    return nullptr;
-  };
+  auto runtimeValue = [&](const Expr &expr) { return requireValue(expr, calleeName); };
   switch (builtin) {
   case B::ProgramId:
   case B::NumPrograms: {
@@ -329,8 +364,10 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
     std::optional<ScalarKind> kind = unify(args, loc, calleeName);
     if (!kind)
       return nullptr;
-    if (builtin == B::Fma && !isFloat(*kind)) {
-      diag.error(loc, "'fma' expects floating-point arguments, got " +
+    // Triton: "Only floating point clamp is supported".
+    if ((builtin == B::Fma || builtin == B::Clamp) && !isFloat(*kind)) {
+      diag.error(loc, "'" + getBuiltinInfo(builtin).name +
+                          "' expects floating-point arguments, got " +
                           getScalarKindName(*kind));
       return nullptr;
     }
@@ -407,6 +444,18 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
     return makeCall(loc, builtin, std::move(args), resultType);
   }
   case B::BroadcastTo: {
+    if (args.size() > 2) { // broadcast_to(x, 64, 32) means (64, 32).
+      std::vector<ConstValue> dims;
+      for (size_t i = 1; i < args.size(); ++i) {
+        const ConstValue *dim = getConstexpr(*args[i]);
+        if (!dim || !dim->isInt()) {
+          diag.error(args[i]->getLoc(), "the shape of broadcast_to must be constexpr ints");
+          return nullptr;
+        }
+        dims.push_back(*dim);
+      }
+      args[1] = makeConstant(args[1]->getLoc(), ConstValue::getTuple(std::move(dims)));
+    }
     const Type *type = runtimeValue(*args[0]);
     std::optional<Shape> shape =
         type ? requireShape(*args[1], "the shape of broadcast_to") : std::nullopt;
@@ -562,6 +611,24 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
   }
   case B::DebugBarrier:
     return makeCall(loc, builtin, std::move(args), Type::getVoid());
+  case B::Sum: case B::Max: case B::Min: case B::Argmax: case B::Argmin:
+    return typeReduction(builtin, loc, calleeName, std::move(args));
+  case B::Cumsum:
+    return typeScan(loc, calleeName, std::move(args));
+  case B::MakeBlockPtr:
+    return typeMakeBlockPtr(loc, std::move(args));
+  case B::Advance:
+    return typeAdvance(loc, std::move(args));
+  case B::Dot:
+    return typeDot(loc, std::move(args));
+  case B::Trans: case B::Permute: case B::Reshape:
+    return typeShapeOp(builtin, loc, calleeName, std::move(args));
+  case B::AtomicAdd: case B::AtomicMax: case B::AtomicMin: case B::AtomicXchg:
+  case B::AtomicCas: case B::AtomicAnd: case B::AtomicOr: case B::AtomicXor:
+    return typeAtomic(builtin, loc, calleeName, std::move(args));
+  case B::DevicePrint:
+  case B::DeviceAssert:
+    return typeDeviceDebug(builtin, loc, calleeName, std::move(args));
   case B::Range:
   case B::StaticRange:
   case B::PyRange:

@@ -187,6 +187,8 @@ ExprPtr Sema::analyzeExpr(const Expr &expr) {
 
 ExprPtr Sema::analyzeName(const NameExpr &expr) {
   auto it = scope.find(expr.getName());
+  if (it == scope.end() && blockPointers.count(expr.getName()))
+    return loadBlockPointer(expr.getName(), expr.getLoc());
   if (it != scope.end()) {
     const Binding &binding = it->second;
     if (binding.poisoned)
@@ -231,6 +233,11 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
     for (int64_t dim : type.getShape())
       dims.push_back(ConstValue::getInt(dim));
     return makeConstant(expr.getLoc(), ConstValue::getTuple(std::move(dims)));
+  }
+  if (type.isTile() && expr.getName() == "T") { // x.T is trans(x).
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(base));
+    return typeShapeOp(Builtin::Trans, expr.getLoc(), "T", std::move(args));
   }
   if (type.isValue() && !type.isPointer() && expr.getName() == "dtype")
     return makeConstant(expr.getLoc(), ConstValue::getDType(type.getElement()));
@@ -405,18 +412,22 @@ ExprPtr Sema::analyzeBinary(SourceLoc loc, BinaryOp op, ExprPtr lhs, ExprPtr rhs
 
 ExprPtr Sema::analyzeTuple(const TupleExpr &expr) {
   std::vector<ConstValue> values;
+  std::vector<ExprPtr> elements;
   for (const ExprPtr &element : expr.getElements()) {
     ExprPtr typed = analyzeExpr(*element);
     if (!typed)
       return nullptr;
-    const ConstValue *value = getConstexpr(*typed);
-    if (!value) {
-      diag.error(element->getLoc(), "not supported yet: tuples of runtime values");
-      return nullptr;
-    }
-    values.push_back(*value);
+    if (const ConstValue *value = getConstexpr(*typed))
+      values.push_back(*value);
+    elements.push_back(std::move(typed));
   }
-  return makeConstant(expr.getLoc(), ConstValue::getTuple(std::move(values)));
+  if (values.size() == elements.size())
+    return makeConstant(expr.getLoc(), ConstValue::getTuple(std::move(values)));
+  // Some element is a runtime value: a typed tuple (no value of its own;
+  // make_block_ptr, advance and unpacking assignments take it apart).
+  auto tuple = std::make_unique<TupleExpr>(expr.getLoc(), std::move(elements), expr.isList());
+  tuple->setType(Type::getVoid());
+  return tuple;
 }
 
 ExprPtr Sema::analyzeSubscript(const SubscriptExpr &expr) {
@@ -458,10 +469,11 @@ ExprPtr Sema::analyzeSubscript(const SubscriptExpr &expr) {
       return nullptr;
     }
   }
-  if (!type.isValue() || numSlices != type.getShape().size()) {
-    diag.error(expr.getLoc(), "subscript of " + type.str() + " needs one ':' per "
-                              "dimension (" + llvm::Twine(type.getShape().size()) +
-                              "), got " + llvm::Twine(numSlices));
+  // Missing trailing ':' are implied, as in NumPy (`x[None]` on a 1-D tile).
+  if (!type.isValue() || numSlices > type.getShape().size()) {
+    diag.error(expr.getLoc(), "subscript of " + type.str() + " has more ':' than its " +
+                              llvm::Twine(type.getShape().size()) + " dimensions (" +
+                              llvm::Twine(numSlices) + ")");
     return nullptr;
   }
   Shape shape(type.getShape());

@@ -58,6 +58,11 @@ public:
   static ExprPtr makeConstant(SourceLoc loc, ConstValue value);
   /// The value of a Constexpr-typed ConstantExpr, or null.
   static const ConstValue *getConstexpr(const Expr &expr);
+  /// True if `expr` is the constexpr None (an omitted optional argument).
+  static bool isNone(const Expr &expr) {
+    const ConstValue *value = getConstexpr(expr);
+    return value && value->isNone();
+  }
   /// Converts `expr` (runtime, or a constexpr number) to element `elem`
   /// and broadcasts it to `shape`; constants are re-typed in place.
   ExprPtr coerce(ExprPtr expr, ScalarKind elem, llvm::ArrayRef<int64_t> shape);
@@ -100,6 +105,66 @@ private:
                       std::vector<ExprPtr> args);
   ExprPtr typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> args);
   ExprPtr typeCast(SourceLoc loc, std::vector<ExprPtr> args);
+  /// The runtime non-pointer value type of `expr`, or null after an error
+  /// naming `calleeName`.
+  const Type *requireValue(const Expr &expr, llvm::StringRef calleeName);
+  /// sum/max/min/argmax/argmin (SemaReductions.cpp).
+  ExprPtr typeReduction(Builtin builtin, SourceLoc loc, llvm::StringRef calleeName,
+                        std::vector<ExprPtr> args);
+  /// cumsum (SemaReductions.cpp).
+  ExprPtr typeScan(SourceLoc loc, llvm::StringRef calleeName,
+                   std::vector<ExprPtr> args);
+  /// dot (SemaReductions.cpp).
+  ExprPtr typeDot(SourceLoc loc, std::vector<ExprPtr> args);
+  /// trans/permute/reshape (SemaShapeOps.cpp).
+  ExprPtr typeShapeOp(Builtin builtin, SourceLoc loc, llvm::StringRef calleeName,
+                      std::vector<ExprPtr> args);
+  /// atomic_* (SemaAtomics.cpp).
+  ExprPtr typeAtomic(Builtin builtin, SourceLoc loc, llvm::StringRef calleeName,
+                     std::vector<ExprPtr> args);
+  /// Checks the `mask` of a load/store/atomic (an i1 tile or scalar, or a
+  /// constexpr bool) and broadcasts it to the pointer's `shape`.
+  ExprPtr typeMask(ExprPtr mask, llvm::ArrayRef<int64_t> shape);
+  /// Checks that `operand` ('other', 'value', 'val', ...) broadcasts to the
+  /// pointer's `shape` and converts it to `elem`. Both shapes are named in
+  /// the error.
+  ExprPtr typePointee(ExprPtr operand, llvm::StringRef what, llvm::StringRef callee,
+                      ScalarKind elem, llvm::ArrayRef<int64_t> shape);
+  //===--- Block pointers (SemaBlockPointers.cpp) ----------------------===//
+public:
+  /// The scope names of the runtime parts of block-pointer variable `name`
+  /// (base, shape0.., stride0.., offset0..), or empty if `name` is not one.
+  /// A loop that assigns `name` must carry each of these names.
+  std::vector<std::string> getBlockPointerParts(llvm::StringRef name) const;
+  /// Binds block-pointer value `value` to `name`: one scalar variable per
+  /// runtime part (see Types.h). bind() forwards block pointers here.
+  void bindBlockPointer(llvm::StringRef name, SourceLoc loc, ExprPtr value);
+
+private:
+  /// The compile-time facts of a block-pointer variable.
+  struct BlockPointerInfo {
+    ScalarKind elem;
+    Shape blockShape;
+    ConstValue blockShapeValue, order;
+  };
+  ExprPtr typeMakeBlockPtr(SourceLoc loc, std::vector<ExprPtr> args);
+  ExprPtr typeAdvance(SourceLoc loc, std::vector<ExprPtr> args);
+  /// load/store of a block pointer, rewritten to a pointer tile and a mask.
+  ExprPtr typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
+                                 std::vector<ExprPtr> args);
+  /// The value of block-pointer variable `name` (rebuilt from its parts).
+  ExprPtr loadBlockPointer(llvm::StringRef name, SourceLoc loc);
+  /// Reshapes a 1-D tile to rank `rank`, keeping it along `dim`.
+  ExprPtr alongDim(ExprPtr x, size_t dim, size_t rank);
+  /// The `rank` integer scalars of a tuple argument, converted to `elem`.
+  std::optional<std::vector<ExprPtr>> requireScalarTuple(ExprPtr tuple, size_t rank,
+                                                         ScalarKind elem,
+                                                         llvm::StringRef what);
+  llvm::StringMap<BlockPointerInfo> blockPointers;
+
+  /// device_print/device_assert (SemaAtomics.cpp).
+  ExprPtr typeDeviceDebug(Builtin builtin, SourceLoc loc, llvm::StringRef calleeName,
+                          std::vector<ExprPtr> args);
   ExprPtr makeCall(SourceLoc loc, Builtin builtin, std::vector<ExprPtr> args,
                    Type type);
 

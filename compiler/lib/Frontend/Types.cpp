@@ -110,6 +110,8 @@ std::string Type::str() const {
   switch (kind) {
   case Kind::Void: return "void";
   case Kind::Constexpr: return "constexpr";
+  case Kind::BlockPointer:
+    return "block_ptr<" + formatShape(shape) + " " + getScalarKindName(elem).str() + ">";
   case Kind::Value: break;
   }
   std::string result;

@@ -262,6 +262,9 @@ public:
   llvm::ArrayRef<ExprPtr> getElements() const { return elements; }
   /// Written with square brackets.
   bool isList() const { return list; }
+  /// Moves the elements out (Sema unpacks typed tuples of runtime values,
+  /// e.g. the `return a, b` of an inlined device function).
+  std::vector<ExprPtr> takeElements() { return std::move(elements); }
   static bool classof(const Expr *e) { return e->getKind() == Kind::Tuple; }
 
 private:
@@ -285,6 +288,8 @@ public:
   bool isAbsent(unsigned i) const;
   /// Argument `i` as a compile-time value (it must be a ConstantExpr).
   const ConstValue &getConstArg(unsigned i) const;
+  /// Moves the arguments out (Sema rebuilds block-pointer values).
+  std::vector<ExprPtr> takeArgs() { return std::move(args); }
   static bool classof(const Expr *e) { return e->getKind() == Kind::BuiltinCall; }
 
 private:

@@ -55,7 +55,8 @@ enum class Builtin {
   // Matrix.
   Dot,
   // Atomics.
-  AtomicAdd, AtomicMax, AtomicMin, AtomicXchg, AtomicCas,
+  AtomicAdd, AtomicMax, AtomicMin, AtomicXchg, AtomicCas, AtomicAnd, AtomicOr,
+  AtomicXor,
   // Hints.
   MultipleOf, MaxContiguous,
   // Debugging.
@@ -71,6 +72,8 @@ struct BuiltinParam {
   llvm::StringRef name;
   bool required;
   ConstValue defaultValue; ///< When not required (None unless stated).
+  /// Only by keyword (after a variadic list: device_print's `hex`).
+  bool keywordOnly = false;
 };
 
 /// A builtin's description.

@@ -46,9 +46,20 @@ std::optional<Shape> broadcastShapes(llvm::ArrayRef<int64_t> a,
 ///    to `elem` when `pointer` is set (`*fp32`, `[1024] *fp32`).
 ///  - Constexpr: a compile-time value; the value is on the ConstantExpr.
 ///  - Void: the result of e.g. tl.store.
+///  - BlockPointer: a `tl.make_block_ptr` value of pointee `elem` and block
+///    shape `shape`. It never reaches MLIRGen: Sema lowers block pointers in
+///    the frontend. A block-pointer value in the typed tree is a
+///    BuiltinCallExpr(MakeBlockPtr) whose arguments are its runtime parts
+///    (see SemaBlockPointers.cpp): base (*elem scalar), shape[d] (i64),
+///    stride[d] (i64), offset[d] (i32) for each of the rank dims, then the
+///    constexpr block_shape and order tuples. A variable holding one is kept
+///    as one scalar variable per runtime part, named "<name>.base",
+///    "<name>.shape<d>", "<name>.stride<d>", "<name>.offset<d>"
+///    (Sema::getBlockPointerParts); carrying it through a loop means
+///    carrying each part.
 class Type {
 public:
-  enum class Kind { Void, Value, Constexpr };
+  enum class Kind { Void, Value, Constexpr, BlockPointer };
 
   Type() = default;
   static Type getVoid() { return Type(); }
@@ -70,8 +81,16 @@ public:
     return t;
   }
 
+  /// A block pointer to `elem` with block shape `blockShape`.
+  static Type getBlockPointer(ScalarKind elem, llvm::ArrayRef<int64_t> blockShape) {
+    Type t = getTile(elem, blockShape, /*pointer=*/true);
+    t.kind = Kind::BlockPointer;
+    return t;
+  }
+
   Kind getKind() const { return kind; }
   bool isVoid() const { return kind == Kind::Void; }
+  bool isBlockPointer() const { return kind == Kind::BlockPointer; }
   bool isConstexpr() const { return kind == Kind::Constexpr; }
   bool isValue() const { return kind == Kind::Value; }
   /// A runtime value with a non-empty shape.
@@ -97,9 +116,10 @@ public:
   std::string str() const;
 
   friend bool operator==(const Type &a, const Type &b) {
+    bool hasElement = a.kind == Kind::Value || a.kind == Kind::BlockPointer;
     return a.kind == b.kind &&
-           (a.kind != Kind::Value || (a.elem == b.elem && a.pointer == b.pointer &&
-                                      a.shape == b.shape));
+           (!hasElement || (a.elem == b.elem && a.pointer == b.pointer &&
+                            a.shape == b.shape));
   }
   friend bool operator!=(const Type &a, const Type &b) { return !(a == b); }
 

@@ -1,0 +1,138 @@
+//===- MLIRGenReductions.cpp - Reductions and scans to the tile dialect ---===//
+//
+// sum/max/min -> tile.reduce with an add / maxnumf-minnumf (max/min[su]i)
+// region; argmax/argmin -> a two-source tile.reduce of (values, indices)
+// whose region keeps the larger (smaller) value and, on ties, the smaller
+// index (Triton's tie_break_left). The comparisons are ordered, as Triton's
+// `value1 > value2`, so a NaN never wins a comparison: which element a NaN
+// pairing keeps depends on the combination order (Triton behaves the same).
+// cumsum -> tile.scan with an add region.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MLIRGenImpl.h"
+
+using namespace tilec;
+using namespace tilec::detail;
+using mlir::Value;
+
+mlir::Block *MLIRGenerator::createCombineBlock(mlir::Region &region,
+                                               mlir::TypeRange elementTypes,
+                                               mlir::Location where) {
+  llvm::SmallVector<mlir::Type> types(elementTypes);
+  types.append(elementTypes.begin(), elementTypes.end());
+  llvm::SmallVector<mlir::Location> locs(types.size(), where);
+  return builder.createBlock(&region, {}, types, locs);
+}
+
+Value MLIRGenerator::combineAdd(mlir::Location where, Value a, Value b,
+                                ScalarKind kind) {
+  if (isFloat(kind))
+    return mlir::arith::AddFOp::create(builder, where, a, b);
+  return mlir::arith::AddIOp::create(builder, where, a, b);
+}
+
+Value MLIRGenerator::generateIndices(mlir::Location where,
+                                     llvm::ArrayRef<int64_t> shape,
+                                     unsigned axis) {
+  mlir::Type i32 = builder.getI32Type();
+  Value indices = mlir::tile::MakeRangeOp::create(
+      builder, where, mlir::RankedTensorType::get({shape[axis]}, i32),
+      builder.getI32IntegerAttr(0),
+      builder.getI32IntegerAttr(static_cast<int32_t>(shape[axis])));
+  llvm::SmallVector<int64_t> current{shape[axis]};
+  for (unsigned dim = 0; dim < shape.size(); ++dim) {
+    if (dim == axis)
+      continue;
+    unsigned position = dim < axis ? dim : current.size();
+    current.insert(current.begin() + position, 1);
+    indices = mlir::tile::ExpandDimsOp::create(
+        builder, where, mlir::RankedTensorType::get(current, i32), indices,
+        position);
+  }
+  if (llvm::ArrayRef<int64_t>(current) == shape)
+    return indices;
+  return mlir::tile::BroadcastOp::create(
+      builder, where, mlir::RankedTensorType::get(shape, i32), indices);
+}
+
+Value MLIRGenerator::generateReduction(const BuiltinCallExpr &call,
+                                       mlir::Location where) {
+  Value src = generateExpr(call.getArg(0));
+  if (!src)
+    return nullptr;
+  Builtin builtin = call.getBuiltin();
+  auto axis = static_cast<unsigned>(call.getConstArg(1).getInt());
+  const Type &srcType = call.getArg(0).getType();
+  ScalarKind kind = srcType.getElement();
+  mlir::Type element = elementType(kind);
+  bool isArg = builtin == Builtin::Argmax || builtin == Builtin::Argmin;
+  llvm::SmallVector<Value, 2> srcs{src};
+  llvm::SmallVector<mlir::Type, 2> elements{element};
+  llvm::SmallVector<mlir::Type, 2> results{
+      convertType(call.getType().withElement(kind))};
+  if (isArg) {
+    srcs.push_back(generateIndices(where, srcType.getShape(), axis));
+    elements.push_back(builder.getI32Type());
+    results.push_back(convertType(call.getType()));
+  }
+  auto reduce =
+      mlir::tile::ReduceOp::create(builder, where, results, srcs, axis);
+  mlir::OpBuilder::InsertionGuard guard(builder);
+  mlir::Block *block =
+      createCombineBlock(reduce.getCombineOp(), elements, where);
+  Value lhs = block->getArgument(0);
+  Value rhs = block->getArgument(isArg ? 2 : 1);
+  llvm::SmallVector<Value, 2> combined;
+  if (builtin == Builtin::Sum) {
+    combined.push_back(combineAdd(where, lhs, rhs, kind));
+  } else if (!isArg) {
+    combined.push_back(maxOrMin(where, builtin == Builtin::Max, lhs, rhs, kind));
+  } else {
+    using namespace mlir::arith;
+    bool isMax = builtin == Builtin::Argmax;
+    Value lhsIndex = block->getArgument(1), rhsIndex = block->getArgument(3);
+    Value better, equal;
+    if (isFloat(kind)) {
+      better = CmpFOp::create(builder, where,
+                              isMax ? CmpFPredicate::OGT : CmpFPredicate::OLT,
+                              lhs, rhs);
+      equal = CmpFOp::create(builder, where, CmpFPredicate::OEQ, lhs, rhs);
+    } else {
+      bool isU = isUnsigned(kind) || kind == ScalarKind::I1;
+      CmpIPredicate predicate =
+          isMax ? (isU ? CmpIPredicate::ugt : CmpIPredicate::sgt)
+                : (isU ? CmpIPredicate::ult : CmpIPredicate::slt);
+      better = CmpIOp::create(builder, where, predicate, lhs, rhs);
+      equal = CmpIOp::create(builder, where, CmpIPredicate::eq, lhs, rhs);
+    }
+    Value earlier = CmpIOp::create(builder, where, CmpIPredicate::slt,
+                                   lhsIndex, rhsIndex);
+    Value tie = AndIOp::create(builder, where, equal, earlier);
+    Value pickLhs = OrIOp::create(builder, where, better, tie);
+    combined.push_back(SelectOp::create(builder, where, pickLhs, lhs, rhs));
+    combined.push_back(
+        SelectOp::create(builder, where, pickLhs, lhsIndex, rhsIndex));
+  }
+  mlir::tile::ReduceReturnOp::create(builder, where, combined);
+  return reduce.getResult(isArg ? 1 : 0);
+}
+
+Value MLIRGenerator::generateScan(const BuiltinCallExpr &call,
+                                  mlir::Location where) {
+  Value src = generateExpr(call.getArg(0));
+  if (!src)
+    return nullptr;
+  ScalarKind kind = call.getType().getElement();
+  auto scan = mlir::tile::ScanOp::create(
+      builder, where, mlir::TypeRange{src.getType()}, mlir::ValueRange{src},
+      static_cast<uint32_t>(call.getConstArg(1).getInt()),
+      call.getConstArg(2).isTruthy());
+  mlir::OpBuilder::InsertionGuard guard(builder);
+  mlir::Block *block = createCombineBlock(
+      scan.getCombineOp(), mlir::TypeRange{elementType(kind)}, where);
+  Value sum = combineAdd(where, block->getArgument(0), block->getArgument(1),
+                         kind);
+  mlir::tile::ReduceReturnOp::create(builder, where, mlir::ValueRange{sum});
+  return scan.getResult(0);
+}

@@ -1,0 +1,118 @@
+//===- SemaAtomics.cpp - Typing of atomics, device_print, device_assert ---===//
+//
+// Normalized forms that MLIRGen emits:
+//   AtomicAdd..AtomicXor(ptr, val, mask)  val/mask broadcast to ptr's shape
+//   AtomicCas(ptr, cmp, val)
+//   DevicePrint(prefix, hex, values...)   void
+//   DeviceAssert(cond, msg)               void; cond is i1
+// Atomics are acq_rel at GPU scope (tile.atomic_rmw's contract); `sem` and
+// `scope` are accepted when they ask for exactly that (or are omitted).
+//
+//===----------------------------------------------------------------------===//
+#include "SemaImpl.h"
+
+using namespace tilec;
+
+/// Accepts None or `expected` for the string option `args[index]`.
+static bool checkOption(const Expr &expr, llvm::StringRef name,
+                        llvm::StringRef expected, DiagnosticEngine &diag) {
+  const ConstValue *value = Sema::getConstexpr(expr);
+  if (value && (value->isNone() || (value->isString() && value->getString() == expected)))
+    return true;
+  diag.error(expr.getLoc(), "not supported yet: " + name + "=" +
+                                (value ? value->str() : expr.getType().str()) +
+                                " (only '" + expected + "')");
+  return false;
+}
+
+ExprPtr Sema::typeAtomic(Builtin builtin, SourceLoc loc, llvm::StringRef calleeName,
+                         std::vector<ExprPtr> args) {
+  bool isCas = builtin == Builtin::AtomicCas;
+  const ConstValue *ptrValue = getConstexpr(*args[0]);
+  Type ptrType = args[0]->getType();
+  if (ptrValue || !ptrType.isPointer()) {
+    diag.error(args[0]->getLoc(), "'ptr' of " + calleeName + " must be a pointer or a "
+                                  "tile of pointers, got " +
+                                      (ptrValue ? ptrValue->str() : ptrType.str()));
+    return nullptr;
+  }
+  ScalarKind elem = ptrType.getElement();
+  bool bitwise = builtin == Builtin::AtomicAnd || builtin == Builtin::AtomicOr ||
+                 builtin == Builtin::AtomicXor;
+  if (elem == ScalarKind::I1 || getBitWidth(elem) < 16 ||
+      (isFloat(elem) && (bitwise || isCas))) {
+    diag.error(args[0]->getLoc(), "'" + calleeName + "' does not support " +
+                                      ptrType.str() + " pointers");
+    return nullptr;
+  }
+  const size_t semIndex = 3; // Then scope.
+  if (!checkOption(*args[semIndex], "sem", "acq_rel", diag) ||
+      !checkOption(*args[semIndex + 1], "scope", "gpu", diag))
+    return nullptr;
+  llvm::ArrayRef<int64_t> shape = ptrType.getShape();
+  std::vector<ExprPtr> callArgs;
+  callArgs.push_back(std::move(args[0]));
+  llvm::StringRef names[] = {isCas ? "cmp" : "val", "val"};
+  for (unsigned i = 0; i < (isCas ? 2u : 1u); ++i)
+    if (!callArgs.emplace_back(
+            typePointee(std::move(args[1 + i]), names[i], calleeName, elem, shape)))
+      return nullptr;
+  if (!isCas) {
+    if (isNone(*args[2]))
+      callArgs.push_back(std::move(args[2]));
+    else if (!callArgs.emplace_back(typeMask(std::move(args[2]), shape)))
+      return nullptr;
+  }
+  return makeCall(loc, builtin, std::move(callArgs), Type::getTile(elem, shape));
+}
+
+ExprPtr Sema::typeDeviceDebug(Builtin builtin, SourceLoc loc, llvm::StringRef calleeName,
+                              std::vector<ExprPtr> args) {
+  const ConstValue *text = getConstexpr(*args[builtin == Builtin::DevicePrint ? 0 : 1]);
+  if (!text || !text->isString()) {
+    diag.error(args[builtin == Builtin::DevicePrint ? 0 : 1]->getLoc(),
+               "the " + llvm::Twine(builtin == Builtin::DevicePrint ? "prefix" : "message") +
+                   " of '" + calleeName + "' must be a constexpr string");
+    return nullptr;
+  }
+  if (builtin == Builtin::DeviceAssert) {
+    ExprPtr &cond = args[0];
+    if (const ConstValue *value = getConstexpr(*cond)) {
+      if (!value->isNumber()) {
+        diag.error(cond->getLoc(), "the condition of 'device_assert' must be a number "
+                                   "or a tile, got " + value->str());
+        return nullptr;
+      }
+      // A condition known to hold needs no check.
+      if (value->isTruthy())
+        return makeConstant(loc, ConstValue::getNone());
+    } else if (!requireValue(*cond, calleeName)) {
+      return nullptr;
+    }
+    Shape shape(getConstexpr(*cond) ? Shape() : Shape(cond->getType().getShape()));
+    if (!(cond = coerce(std::move(cond), ScalarKind::I1, shape)))
+      return nullptr;
+    return makeCall(loc, builtin, std::move(args), Type::getVoid());
+  }
+  const ConstValue *hex = getConstexpr(*args[1]);
+  if (!hex || !hex->isIntLike()) {
+    diag.error(args[1]->getLoc(), "'hex' of 'device_print' must be a constexpr bool");
+    return nullptr;
+  }
+  for (size_t i = 2; i < args.size(); ++i) {
+    if (const ConstValue *value = getConstexpr(*args[i])) {
+      std::optional<ScalarKind> kind = getNaturalScalarKind(*value);
+      if (!kind) {
+        diag.error(args[i]->getLoc(), "'device_print' cannot print " + value->str());
+        return nullptr;
+      }
+      if (!(args[i] = coerce(std::move(args[i]), *kind, {})))
+        return nullptr;
+    } else if (!args[i]->getType().isValue()) {
+      diag.error(args[i]->getLoc(), "'device_print' cannot print a value of type " +
+                                        args[i]->getType().str());
+      return nullptr;
+    }
+  }
+  return makeCall(loc, builtin, std::move(args), Type::getVoid());
+}

@@ -1,0 +1,270 @@
+//===- SemaReductions.cpp - Typing of reductions, scans and dot -----------===//
+//
+// sum/max/min/argmax/argmin (axis=None reduces everything: the input is
+// reshaped to 1-D first, as Triton does), cumsum, and dot. Each becomes a
+// BuiltinCallExpr with normalized arguments that MLIRGen maps to one op:
+//   Sum/Max/Min/Argmax/Argmin(input, axis)  axis: constexpr int in range
+//   Cumsum(input, axis, reverse)
+//   Dot(a, b, acc)                          acc: fp32 [M, N], always present
+// Promotions follow triton.language 3.x: sum/cumsum of integers narrower
+// than 32 bits accumulate in (u)i32; max/min/argmax/argmin/cumsum promote
+// bf16 to fp32; `dtype=` picks the accumulation type explicitly.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaImpl.h"
+
+using namespace tilec;
+
+namespace {
+/// Triton's `_pick_sum_dtype`: integers narrower than 32 bits widen to 32.
+ScalarKind pickSumKind(ScalarKind kind) {
+  if (isFloat(kind) || getBitWidth(kind) >= 32)
+    return kind;
+  return isUnsigned(kind) ? ScalarKind::U32 : ScalarKind::I32;
+}
+
+/// Requires a constexpr bool (or int) flag; None counts as false.
+std::optional<bool> requireFlag(const Expr &expr, llvm::StringRef what,
+                                DiagnosticEngine &diag) {
+  const ConstValue *value = Sema::getConstexpr(expr);
+  if (value && (value->isIntLike() || value->isNone()))
+    return value->isTruthy();
+  diag.error(expr.getLoc(), what + " must be a constexpr bool, got " +
+                                (value ? value->str() : expr.getType().str()));
+  return std::nullopt;
+}
+/// Sets `kind` from a `dtype=` argument unless it is None; false after an
+/// error.
+bool optionalDType(const Expr &expr, ScalarKind &kind, DiagnosticEngine &diag) {
+  if (Sema::isNone(expr))
+    return true;
+  const ConstValue *dtype = Sema::getConstexpr(expr);
+  if (!dtype || !dtype->isDType()) {
+    diag.error(expr.getLoc(), "expected a dtype such as tl.float32, got " +
+                                  (dtype ? dtype->str() : expr.getType().str()));
+    return false;
+  }
+  kind = dtype->getDType();
+  return true;
+}
+
+/// `type` (of argument `expr`) if it is a tile; null after an error.
+const Type *requireTile(const Type *type, const Expr &expr, llvm::StringRef calleeName,
+                        DiagnosticEngine &diag) {
+  if (type && !type->isTile()) {
+    diag.error(expr.getLoc(), "'" + calleeName + "' expects a tile, got " + type->str());
+    return nullptr;
+  }
+  return type;
+}
+} // namespace
+
+/// Normalizes a constexpr axis against `rank`; None after an error.
+static std::optional<int64_t> normalizeAxis(Sema &sema, const Expr &expr,
+                                            int64_t rank, llvm::StringRef calleeName) {
+  std::optional<int64_t> axis = sema.requireConstInt(expr, "the axis");
+  if (!axis)
+    return std::nullopt;
+  if (*axis < -rank || *axis >= rank) {
+    sema.getDiag().error(expr.getLoc(), "axis " + llvm::Twine(*axis) +
+                                            " is out of range for '" + calleeName +
+                                            "' of a tile of rank " + llvm::Twine(rank));
+    return std::nullopt;
+  }
+  return *axis < 0 ? *axis + rank : *axis;
+}
+
+ExprPtr Sema::typeReduction(Builtin builtin, SourceLoc loc, llvm::StringRef calleeName,
+                            std::vector<ExprPtr> args) {
+  using B = Builtin;
+  const Type *type =
+      requireTile(requireValue(*args[0], calleeName), *args[0], calleeName, diag);
+  if (!type)
+    return nullptr;
+  Shape shape(type->getShape());
+  int64_t rank = shape.size();
+  ScalarKind elem = type->getElement();
+  bool isArg = builtin == B::Argmax || builtin == B::Argmin;
+  const ExprPtr &keepDimsArg = args[builtin == B::Sum ? 2 : 3];
+  std::optional<bool> keepDims = requireFlag(*keepDimsArg, "keep_dims", diag);
+  if (!keepDims)
+    return nullptr;
+  std::optional<int64_t> axis;
+  bool allAxes = getConstexpr(*args[1]) && getConstexpr(*args[1])->isNone();
+  if (!allAxes && !(axis = normalizeAxis(*this, *args[1], rank, calleeName)))
+    return nullptr;
+  if (builtin == B::Sum) {
+    ScalarKind target = pickSumKind(elem);
+    if (!optionalDType(*args[3], target, diag))
+      return nullptr;
+    elem = target;
+  } else {
+    std::optional<bool> flag =
+        requireFlag(*args[2], isArg ? "tie_break_left" : "return_indices", diag);
+    if (!flag)
+      return nullptr;
+    if (isArg ? !*flag : *flag) {
+      diag.error(args[2]->getLoc(),
+                 isArg ? "not supported yet: tie_break_left=False"
+                       : "not supported yet: return_indices=True (use argmax/argmin)");
+      return nullptr;
+    }
+    if (elem == ScalarKind::BF16)
+      elem = ScalarKind::F32;
+  }
+  ExprPtr input = coerce(std::move(args[0]), elem, shape);
+  if (!input)
+    return nullptr;
+  if (allAxes) {
+    axis = 0;
+    if (rank > 1) {
+      Shape flat{type->getNumElements()};
+      std::vector<ExprPtr> reshapeArgs;
+      reshapeArgs.push_back(std::move(input));
+      reshapeArgs.push_back(makeConstant(loc, ConstValue::getTuple({ConstValue::getInt(flat[0])})));
+      input = makeCall(loc, B::Reshape, std::move(reshapeArgs),
+                       Type::getTile(elem, flat));
+      shape = flat;
+    }
+  }
+  Shape resultShape(shape);
+  resultShape.erase(resultShape.begin() + *axis);
+  std::vector<ExprPtr> callArgs;
+  callArgs.push_back(std::move(input));
+  callArgs.push_back(makeConstant(loc, ConstValue::getInt(*axis)));
+  ScalarKind resultElem = isArg ? ScalarKind::I32 : elem;
+  ExprPtr result = makeCall(loc, builtin, std::move(callArgs),
+                            Type::getTile(resultElem, resultShape));
+  if (!*keepDims)
+    return result;
+  if (allAxes)
+    return broadcast(std::move(result), Shape(rank, 1));
+  if (resultShape.empty())
+    return broadcast(std::move(result), {1});
+  Shape kept(resultShape);
+  kept.insert(kept.begin() + *axis, 1);
+  std::vector<ExprPtr> expandArgs;
+  expandArgs.push_back(std::move(result));
+  expandArgs.push_back(makeConstant(loc, ConstValue::getInt(*axis)));
+  return makeCall(loc, B::ExpandDims, std::move(expandArgs),
+                  Type::getTile(resultElem, kept));
+}
+
+ExprPtr Sema::typeScan(SourceLoc loc, llvm::StringRef calleeName,
+                       std::vector<ExprPtr> args) {
+  const Type *type =
+      requireTile(requireValue(*args[0], calleeName), *args[0], calleeName, diag);
+  if (!type)
+    return nullptr;
+  Shape shape(type->getShape());
+  std::optional<int64_t> axis = normalizeAxis(*this, *args[1], shape.size(), calleeName);
+  std::optional<bool> reverse =
+      axis ? requireFlag(*args[2], "reverse", diag) : std::nullopt;
+  if (!reverse)
+    return nullptr;
+  ScalarKind elem = type->getElement();
+  if (elem == ScalarKind::BF16)
+    elem = ScalarKind::F32;
+  elem = pickSumKind(elem);
+  if (!optionalDType(*args[3], elem, diag))
+    return nullptr;
+  std::vector<ExprPtr> callArgs;
+  if (!callArgs.emplace_back(coerce(std::move(args[0]), elem, shape)))
+    return nullptr;
+  callArgs.push_back(makeConstant(loc, ConstValue::getInt(*axis)));
+  callArgs.push_back(makeConstant(loc, ConstValue::getBool(*reverse)));
+  return makeCall(loc, Builtin::Cumsum, std::move(callArgs), Type::getTile(elem, shape));
+}
+
+ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
+  enum { A, B, Acc, InputPrecision, AllowTF32, MaxImpreciseAcc, OutDType };
+  const Type *a = requireValue(*args[A], "dot");
+  const Type *b = a ? requireValue(*args[B], "dot") : nullptr;
+  if (!b)
+    return nullptr;
+  for (const Type *operand : {a, b}) {
+    if (operand->getShape().size() != 2) {
+      diag.error(args[operand == a ? A : B]->getLoc(),
+                 "'dot' expects 2-D tiles, got " + operand->str());
+      return nullptr;
+    }
+  }
+  llvm::ArrayRef<int64_t> aShape = a->getShape(), bShape = b->getShape();
+  std::string shapes = formatShape(aShape) + " and " + formatShape(bShape);
+  if (aShape[1] != bShape[0]) {
+    diag.error(loc, "incompatible shapes for 'dot': " + shapes + " (inner dimensions " +
+                        llvm::Twine(aShape[1]) + " and " + llvm::Twine(bShape[0]) +
+                        " differ)");
+    return nullptr;
+  }
+  if (aShape[0] < 16 || aShape[1] < 16 || bShape[1] < 16) {
+    diag.error(loc, "'dot' needs M, N and K of at least 16, got " + shapes);
+    return nullptr;
+  }
+  ScalarKind elem = a->getElement();
+  if (elem != b->getElement()) {
+    diag.error(loc, "both operands of 'dot' must have the same type, got " + a->str() +
+                        " and " + b->str());
+    return nullptr;
+  }
+  if (elem != ScalarKind::F16 && elem != ScalarKind::BF16 && elem != ScalarKind::F32) {
+    diag.error(loc, "not supported yet: 'dot' of " + getScalarKindName(elem) +
+                        " (fp16, bf16 and fp32 are supported)");
+    return nullptr;
+  }
+  // input_precision / allow_tf32 / max_num_imprecise_acc: checked, then
+  // ignored: fp32 inputs always multiply in full fp32 ("ieee").
+  const ConstValue *precision = getConstexpr(*args[InputPrecision]);
+  if (!precision || !(precision->isNone() ||
+                      (precision->isString() &&
+                       llvm::is_contained({"tf32", "tf32x3", "ieee"},
+                                          precision->getString())))) {
+    diag.error(args[InputPrecision]->getLoc(),
+               "input_precision must be \"tf32\", \"tf32x3\" or \"ieee\"");
+    return nullptr;
+  }
+  for (unsigned i : {AllowTF32, MaxImpreciseAcc})
+    if (!getConstexpr(*args[i])) {
+      diag.error(args[i]->getLoc(), "the options of 'dot' must be constexpr");
+      return nullptr;
+    }
+  const ConstValue *outValue = getConstexpr(*args[OutDType]);
+  if (!outValue || !outValue->isDType() ||
+      !(outValue->getDType() == ScalarKind::F32 ||
+        (outValue->getDType() == elem && elem != ScalarKind::F32))) {
+    diag.error(args[OutDType]->getLoc(),
+               "out_dtype of 'dot' must be tl.float32 (or the input type), got " +
+                   (outValue ? outValue->str() : args[OutDType]->getType().str()));
+    return nullptr;
+  }
+  ScalarKind outKind = outValue->getDType();
+  Shape resultShape{aShape[0], bShape[1]};
+  ExprPtr acc = std::move(args[Acc]);
+  if (isNone(*acc)) {
+    acc = coerce(makeConstant(loc, ConstValue::getInt(0)), ScalarKind::F32, resultShape);
+  } else {
+    const Type *accType = requireValue(*acc, "dot");
+    if (!accType)
+      return nullptr;
+    if (accType->getShape() != llvm::ArrayRef<int64_t>(resultShape)) {
+      diag.error(acc->getLoc(), "'acc' has shape " + formatShape(accType->getShape()) +
+                                    " but 'dot' of " + shapes + " produces " +
+                                    formatShape(resultShape));
+      return nullptr;
+    }
+    if (!isFloat(accType->getElement())) {
+      diag.error(acc->getLoc(), "'acc' of 'dot' must be floating point, got " +
+                                    accType->str());
+      return nullptr;
+    }
+    outKind = accType->getElement();
+    acc = coerce(std::move(acc), ScalarKind::F32, resultShape);
+  }
+  std::vector<ExprPtr> callArgs;
+  callArgs.push_back(std::move(args[A]));
+  callArgs.push_back(std::move(args[B]));
+  callArgs.push_back(std::move(acc));
+  ExprPtr result = makeCall(loc, Builtin::Dot, std::move(callArgs),
+                            Type::getTile(ScalarKind::F32, resultShape));
+  return coerce(std::move(result), outKind, resultShape);
+}

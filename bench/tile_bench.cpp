@@ -1,10 +1,19 @@
 //===- tile_bench.cpp - Time tilec's example kernels ----------------------===//
 //
-// For each elementwise example at each size: random inputs, a warm-up, then
-// many launches each timed with CUDA events; prints one line per case:
-//   <kernel> <n> <median_ms> <GB/s>
-// counting each input read once and the output written once. Also times the
-// host-side cost of one launch call (argument checking included).
+// Usage: tile_bench [n...]   (sizes of the elementwise cases; default 2^20,
+//                             2^24, 2^28)
+// Times, through the C++ runtime, vector_add and gelu at each n, softmax at
+// 8192x1024 and 4096x16384, weighted_sum at 65536x4096 and matmul (fp16) at
+// 2048, 4096 and 8192 square. Each case: random inputs, one checked run
+// (every output against a CPU reference in double; matmul on sampled
+// entries), a warm-up, then launches timed one by one with CUDA events after
+// flushing the L2 cache (as triton.testing.do_bench does), median reported.
+// Prints, one line each:
+//   config <kernel> num_warps=W num_stages=S NAME=VALUE...
+//   case <kernel> <shape> <median_ms> <rate> <GB/s|TFLOP/s> ok|FAILED <max rel
+//   err> case <kernel> <shape> error <message> launch_us <kernel> <host
+//   microseconds per launch call>
+// Exits 1 when any case failed its check or could not run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,86 +25,304 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <string>
 
 namespace {
 
-/// One elementwise kernel: its PTX, name, inputs and bytes moved per element.
-struct Case {
-  const char *ptx;
-  const char *kernel;
-  int inputs;
+using I32 = std::int32_t;
+
+/// Bytes cleared before every timed launch: more than any L2 cache.
+constexpr std::size_t FlushBytes = std::size_t(256) << 20;
+
+/// What one benchmark case reports.
+struct Outcome {
+  double Ms = 0;
+  examples::Comparison Check;
 };
 
-double medianMs(std::vector<float> times) {
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+/// Times Launch: one warm-up batch, then launches each after an L2 flush,
+/// timed by events, until ~0.5 s or 100 launches (at least 10); median.
+double timeMedianMs(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
+                    const std::function<void()> &Launch) {
+  tile::Stream S;
+  tile::Timer T(Ctx);
+  T.start(S);
+  Launch();
+  T.stop(S);
+  double First = T.elapsedMs();
+  int Iterations =
+      static_cast<int>(std::clamp(500.0 / std::max(First, 1e-3), 10.0, 100.0));
+  for (int I = 0; I < std::min(Iterations, 10); ++I)
+    Launch();
+  std::vector<float> Times;
+  for (int I = 0; I < Iterations; ++I) {
+    Flush.fillBytes(static_cast<std::uint8_t>(I));
+    T.start(S);
+    Launch();
+    T.stop(S);
+    Times.push_back(T.elapsedMs());
+  }
+  std::sort(Times.begin(), Times.end());
+  return Times[Times.size() / 2];
 }
 
-void run(const tile::Context &ctx, const Case &c, size_t n, int iterations) {
-  tile::Module module =
-      tile::Module::loadFile(ctx, examples::findExamplePtx(c.ptx));
-  tile::Kernel kernel = module.kernel(c.kernel);
-  int64_t block = kernel.info().constexprInt("BLOCK_SIZE");
-  std::vector<tile::DeviceBuffer<float>> buffers;
-  for (int i = 0; i <= c.inputs; ++i) {
-    buffers.emplace_back(ctx, n);
-    buffers.back().copyFromHost(examples::randomFloats(n, -4.f, 4.f, 7 + i));
-  }
-  std::vector<tile::Arg> args;
-  for (auto &buffer : buffers)
-    args.emplace_back(buffer);
-  args.emplace_back(static_cast<int32_t>(n));
-  tile::Grid grid{static_cast<unsigned>(tile::cdiv<int64_t>(n, block))};
-  tile::Stream stream;
-  tile::Timer timer(ctx);
-  for (int i = 0; i < 10; ++i)
-    kernel.launch(grid, stream, args);
-  std::vector<float> times;
-  for (int i = 0; i < iterations; ++i) {
-    timer.start(stream);
-    kernel.launch(grid, stream, args);
-    timer.stop(stream);
-    times.push_back(timer.elapsedMs());
-  }
-  double ms = medianMs(times);
-  double bytes = double(n) * sizeof(float) * (c.inputs + 1);
-  std::printf("%s %zu %.5f %.1f\n", c.kernel, n, ms, bytes / ms / 1e6);
+/// Loads Name from the example PTX File and prints its configuration.
+tile::Kernel loadKernel(const tile::Context &Ctx, const std::string &File,
+                        const std::string &Name) {
+  tile::Kernel K =
+      tile::Module::loadFile(Ctx, examples::findExamplePtx(File)).kernel(Name);
+  const tile::KernelInfo &Info = K.info();
+  std::printf("config %s num_warps=%u", File.c_str(), Info.NumWarps);
+  for (const auto &[Key, Value] : Info.Constexprs)
+    if (const auto *Int = std::get_if<std::int64_t>(&Value))
+      std::printf(" %s=%lld", Key.c_str(), static_cast<long long>(*Int));
+  std::printf("\n");
+  return K;
+}
 
-  // Host cost of one launch call (the driver's enqueue included).
-  ctx.synchronize();
-  auto start = std::chrono::steady_clock::now();
-  constexpr int launches = 2000;
-  for (int i = 0; i < launches; ++i)
-    kernel.launch(tile::Grid{1}, stream, args);
-  auto stop = std::chrono::steady_clock::now();
-  ctx.synchronize();
-  std::printf("launch_us %s %.3f\n", c.kernel,
-              std::chrono::duration<double, std::micro>(stop - start).count() /
-                  launches);
+/// Host cost of one launch call (argument checking and the driver's
+/// enqueue), over many launches of a one-program grid.
+void timeLaunchCall(const tile::Context &Ctx, const tile::Kernel &K,
+                    const std::vector<tile::Arg> &Args) {
+  Ctx.synchronize();
+  constexpr int Launches = 2000;
+  auto Start = std::chrono::steady_clock::now();
+  for (int I = 0; I < Launches; ++I)
+    K.launch(tile::Grid{1}, tile::Stream(), Args);
+  auto Stop = std::chrono::steady_clock::now();
+  Ctx.synchronize();
+  std::printf("launch_us %s %.3f\n", K.info().Name.c_str(),
+              std::chrono::duration<double, std::micro>(Stop - Start).count() /
+                  Launches);
+}
+
+Outcome elementwise(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
+                    bool IsAdd, std::size_t N) {
+  tile::Kernel K = IsAdd ? loadKernel(Ctx, "vector_add.ptx", "add_kernel")
+                         : loadKernel(Ctx, "gelu.ptx", "gelu_kernel");
+  std::vector<float> X = examples::randomFloats(N, -4, 4, 7);
+  std::vector<float> Y = examples::randomFloats(IsAdd ? N : 0, -4, 4, 8);
+  tile::DeviceBuffer<float> DX(Ctx, N), DY(Ctx, Y.size()), DOut(Ctx, N);
+  DX.copyFromHost(X);
+  DY.copyFromHost(Y);
+  DOut.fillBytes(0xFF);
+  std::vector<tile::Arg> Args{DX};
+  if (IsAdd)
+    Args.emplace_back(DY);
+  Args.emplace_back(DOut);
+  Args.emplace_back(static_cast<I32>(N));
+  tile::Grid G{static_cast<unsigned>(
+      tile::cdiv<std::int64_t>(N, K.info().constexprInt("BLOCK_SIZE")))};
+  auto Launch = [&] { K.launch(G, tile::Stream(), Args); };
+  Launch();
+  Ctx.synchronize();
+  Outcome O;
+  O.Check =
+      IsAdd ? examples::compare(
+                  DOut.toHost(),
+                  [&](std::size_t I) { return double(X[I]) + Y[I]; },
+                  examples::AddAtol, examples::AddRtol)
+            : examples::compare(
+                  DOut.toHost(),
+                  [&](std::size_t I) { return examples::geluReference(X[I]); },
+                  examples::GeluAtol, examples::GeluRtol);
+  O.Ms = timeMedianMs(Ctx, Flush, Launch);
+  if (N == (std::size_t(1) << 20))
+    timeLaunchCall(Ctx, K, Args);
+  return O;
+}
+
+Outcome softmax(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
+                std::size_t Rows, std::size_t Cols) {
+  tile::Kernel K = Cols <= 1024
+                       ? loadKernel(Ctx, "softmax.ptx", "softmax_kernel")
+                       : loadKernel(Ctx, "softmax_16384.ptx", "softmax_kernel");
+  if (K.info().constexprInt("BLOCK_SIZE") < static_cast<std::int64_t>(Cols))
+    throw tile::Error("BLOCK_SIZE is smaller than the row");
+  std::vector<float> X = examples::randomFloats(Rows * Cols, -8, 8, 9);
+  tile::DeviceBuffer<float> DX(Ctx, X.size()), DOut(Ctx, X.size());
+  DX.copyFromHost(X);
+  DOut.fillBytes(0xFF);
+  auto Launch = [&] {
+    K.launch(tile::Grid{static_cast<unsigned>(Rows)}, tile::Stream(), DOut, DX,
+             I32(Cols), I32(Cols), I32(Rows), I32(Cols));
+  };
+  Launch();
+  Ctx.synchronize();
+  std::vector<double> Max(Rows), Sum(Rows);
+  examples::parallelFor(Rows, [&](std::size_t R0, std::size_t R1) {
+    for (std::size_t R = R0; R < R1; ++R) {
+      const float *Row = &X[R * Cols];
+      Max[R] = *std::max_element(Row, Row + Cols);
+      for (std::size_t C = 0; C < Cols; ++C)
+        Sum[R] += std::exp(Row[C] - Max[R]);
+    }
+  });
+  Outcome O;
+  O.Check = examples::compare(
+      DOut.toHost(),
+      [&](std::size_t I) {
+        return std::exp(X[I] - Max[I / Cols]) / Sum[I / Cols];
+      },
+      1e-9, 1e-5);
+  O.Ms = timeMedianMs(Ctx, Flush, Launch);
+  return O;
+}
+
+Outcome weightedSum(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
+                    std::size_t Rows, std::size_t D) {
+  tile::Kernel K = loadKernel(Ctx, "weighted_sum.ptx", "weighted_sum_fwd");
+  std::vector<float> X = examples::randomFloats(Rows * D, -1, 1, 10);
+  std::vector<float> W = examples::randomFloats(D, -1, 1, 11);
+  tile::DeviceBuffer<float> DX(Ctx, X.size()), DW(Ctx, D), DOut(Ctx, Rows);
+  DX.copyFromHost(X);
+  DW.copyFromHost(W);
+  DOut.fillBytes(0xFF);
+  tile::Grid G{static_cast<unsigned>(
+      tile::cdiv<std::int64_t>(Rows, K.info().constexprInt("ROWS_TILE_SIZE")))};
+  auto Launch = [&] {
+    K.launch(G, tile::Stream(), DX, DW, DOut, I32(D), I32(Rows), I32(D));
+  };
+  Launch();
+  Ctx.synchronize();
+  std::vector<double> Ref(Rows), Scale(Rows);
+  examples::parallelFor(Rows, [&](std::size_t R0, std::size_t R1) {
+    for (std::size_t R = R0; R < R1; ++R)
+      for (std::size_t J = 0; J < D; ++J) {
+        double Term = double(X[R * D + J]) * W[J];
+        Ref[R] += Term;
+        Scale[R] += std::fabs(Term);
+      }
+  });
+  Outcome O;
+  O.Check = examples::compareWith(
+      DOut.toHost(), [&](std::size_t I) { return Ref[I]; },
+      [&](std::size_t I, double) { return 1e-5 * Scale[I]; });
+  O.Ms = timeMedianMs(Ctx, Flush, Launch);
+  return O;
+}
+
+Outcome matmul(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
+               std::size_t Size) {
+  tile::Kernel K = loadKernel(Ctx, "matmul.ptx", "matmul_kernel");
+  std::size_t M = Size, N = Size, Kd = Size;
+  std::vector<float> FA = examples::randomFloats(M * Kd, -1, 1, 12);
+  std::vector<float> FB = examples::randomFloats(Kd * N, -1, 1, 13);
+  std::vector<tile::Half> A(FA.size()), B(FB.size());
+  examples::parallelFor(A.size(), [&](std::size_t I0, std::size_t I1) {
+    for (std::size_t I = I0; I < I1; ++I) {
+      A[I] = tile::Half::fromFloat(FA[I]);
+      B[I] = tile::Half::fromFloat(FB[I]);
+    }
+  });
+  tile::DeviceBuffer<tile::Half> DA(Ctx, A.size()), DB(Ctx, B.size()),
+      DC(Ctx, M * N);
+  DA.copyFromHost(A);
+  DB.copyFromHost(B);
+  DC.fillBytes(0xFF);
+  tile::Grid G{static_cast<unsigned>(tile::cdiv<std::int64_t>(
+                   M, K.info().constexprInt("BLOCK_M"))),
+               static_cast<unsigned>(tile::cdiv<std::int64_t>(
+                   N, K.info().constexprInt("BLOCK_N")))};
+  auto Launch = [&] {
+    K.launch(G, tile::Stream(), DA, DB, DC, I32(M), I32(N), I32(Kd), I32(Kd),
+             I32(N), I32(N));
+  };
+  Launch();
+  Ctx.synchronize();
+  // Every entry written (no NaN left), and 4096 sampled entries against a
+  // double reference over the same fp16 inputs.
+  std::vector<tile::Half> C = DC.toHost();
+  std::vector<float> Sampled;
+  std::vector<double> Ref;
+  std::size_t Unwritten = 0;
+  for (const tile::Half &V : C)
+    Unwritten += std::isnan(V.toFloat());
+  std::mt19937_64 Gen(14);
+  for (int S = 0; S < 4096; ++S) {
+    std::size_t I = Gen() % M, J = Gen() % N;
+    double Sum = 0;
+    for (std::size_t L = 0; L < Kd; ++L)
+      Sum += double(A[I * Kd + L].toFloat()) * B[L * N + J].toFloat();
+    Ref.push_back(Sum);
+    Sampled.push_back(C[I * N + J].toFloat());
+  }
+  Outcome O;
+  double Atol = 1e-2 * std::sqrt(double(Kd)) / 3;
+  O.Check = examples::compare(
+      Sampled, [&](std::size_t I) { return Ref[I]; }, Atol, 1e-2);
+  O.Check.Failures += Unwritten;
+  O.Check.NaNs += Unwritten;
+  O.Ms = timeMedianMs(Ctx, Flush, Launch);
+  return O;
+}
+
+/// Runs one case, printing its line; returns false when it failed.
+bool runCase(const char *Kernel, const std::string &Shape, double Work,
+             bool Flops, const std::function<Outcome()> &Run) {
+  try {
+    Outcome O = Run();
+    double Rate = Flops ? Work / O.Ms / 1e9 : Work / O.Ms / 1e6;
+    std::printf("case %s %s %.5f %.1f %s %s %.3g\n", Kernel, Shape.c_str(),
+                O.Ms, Rate, Flops ? "TFLOP/s" : "GB/s",
+                O.Check.passed() ? "ok" : "FAILED", O.Check.MaxRelError);
+    if (!O.Check.passed())
+      std::printf("check %s %s: %zu wrong (%zu NaN), first at %zu, max abs "
+                  "error %.3g\n",
+                  Kernel, Shape.c_str(), O.Check.Failures, O.Check.NaNs,
+                  O.Check.FirstFailure, O.Check.MaxAbsError);
+    std::fflush(stdout);
+    return O.Check.passed();
+  } catch (const std::exception &E) {
+    std::printf("case %s %s error %s\n", Kernel, Shape.c_str(), E.what());
+    std::fflush(stdout);
+    return false;
+  }
 }
 
 } // namespace
 
-int main(int argc, char **argv) {
+int main(int Argc, char **Argv) {
   if (!tile::gpuAvailable()) {
     std::printf("SKIPPED: no GPU (%s)\n", tile::gpuUnavailableReason().c_str());
     return examples::SkipExitCode;
   }
+  bool AllOk = true;
   try {
-    tile::Context ctx(0);
-    std::printf("device %s\n", ctx.deviceName().c_str());
-    std::vector<size_t> sizes;
-    for (int i = 1; i < argc; ++i)
-      sizes.push_back(std::strtoull(argv[i], nullptr, 0));
-    if (sizes.empty())
-      sizes = {size_t(1) << 20, size_t(1) << 24, size_t(1) << 28};
-    for (const Case &c : {Case{"vector_add.ptx", "add_kernel", 2},
-                          Case{"gelu.ptx", "gelu_kernel", 1}})
-      for (size_t n : sizes)
-        run(ctx, c, n, 100);
-  } catch (const std::exception &e) {
-    std::fprintf(stderr, "tile_bench: %s\n", e.what());
+    tile::Context Ctx(0);
+    std::printf("device %s\n", Ctx.deviceName().c_str());
+    std::vector<std::size_t> Sizes;
+    for (int I = 1; I < Argc; ++I)
+      Sizes.push_back(std::strtoull(Argv[I], nullptr, 0));
+    if (Sizes.empty())
+      Sizes = {std::size_t(1) << 20, std::size_t(1) << 24,
+               std::size_t(1) << 28};
+    tile::DeviceBuffer<char> Flush(Ctx, FlushBytes);
+    for (bool IsAdd : {true, false})
+      for (std::size_t N : Sizes)
+        AllOk &= runCase(IsAdd ? "add_kernel" : "gelu_kernel",
+                         std::to_string(N), 4.0 * N * (IsAdd ? 3 : 2), false,
+                         [&] { return elementwise(Ctx, Flush, IsAdd, N); });
+    for (auto [Rows, Cols] :
+         {std::pair<std::size_t, std::size_t>{8192, 1024}, {4096, 16384}})
+      AllOk &=
+          runCase("softmax", std::to_string(Rows) + "x" + std::to_string(Cols),
+                  2.0 * Rows * Cols * 4, false, [&, Rows = Rows, Cols = Cols] {
+                    return softmax(Ctx, Flush, Rows, Cols);
+                  });
+    const std::size_t Rows = 65536, D = 4096;
+    AllOk &= runCase("weighted_sum", "65536x4096", 4.0 * (Rows * D + D + Rows),
+                     false, [&] { return weightedSum(Ctx, Flush, Rows, D); });
+    for (std::size_t Size : {2048, 4096, 8192})
+      AllOk &= runCase("matmul",
+                       std::to_string(Size) + "x" + std::to_string(Size) + "x" +
+                           std::to_string(Size),
+                       2.0 * Size * Size * Size, true,
+                       [&] { return matmul(Ctx, Flush, Size); });
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "tile_bench: %s\n", E.what());
     return 1;
   }
-  return 0;
+  return AllOk ? 0 : 1;
 }

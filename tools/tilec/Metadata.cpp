@@ -6,6 +6,7 @@
 
 #include "Metadata.h"
 
+#include "tilec/Conversion/TileGPUToLLVM/SharedMemory.h"
 #include "tilec/Frontend/MLIRGen.h"
 
 #include "llvm/IR/GlobalVariable.h"
@@ -35,10 +36,18 @@ static bool isUsedIn(const llvm::User *user, const llvm::Function *function) {
   });
 }
 
-/// Bytes of static shared memory (address space 3) that `kernel` uses.
+/// Bytes of shared memory that `kernel` uses: the dynamic shared memory the
+/// allocation pass placed (recorded on the function as kSharedBytesFnAttr),
+/// plus any static shared (address space 3) arrays it uses.
 static uint64_t sharedBytes(const llvm::Module &module, llvm::StringRef kernel) {
   const llvm::Function *function = module.getFunction(kernel);
+  if (!function)
+    return 0;
   uint64_t bytes = 0;
+  llvm::Attribute dynamic =
+      function->getFnAttribute(mlir::tilec::kSharedBytesFnAttr);
+  if (dynamic.isStringAttribute())
+    dynamic.getValueAsString().getAsInteger(10, bytes);
   for (const llvm::GlobalVariable &global : module.globals())
     if (global.getAddressSpace() == 3 &&
         llvm::any_of(global.users(), [&](const llvm::User *user) {

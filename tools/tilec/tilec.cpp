@@ -211,7 +211,7 @@ int compile() {
   if (handleStage(Stage::TileGPU, ".tilegpu.mlir", ok, printModule))
     return ok ? 0 : 1;
   if (!runPipeline([&](mlir::PassManager &pm) {
-        mlir::tilec::buildTileGPUToLLVMPipeline(pm);
+        mlir::tilec::buildTileGPUToLLVMPipeline(pm, arch);
       }))
     return 1;
   if (handleStage(Stage::LLVMMLIR, ".llvm.mlir", ok, printModule))

@@ -10,12 +10,14 @@
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 
@@ -30,7 +32,26 @@ void mlir::tilec::buildTileToTileGPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::tilec::buildTileGPUToLLVMPipeline(OpPassManager &pm) {
+int64_t mlir::tilec::getSharedMemoryLimit(StringRef arch) {
+  // The most dynamic shared memory one block may opt in to
+  // (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN): 163 KB on
+  // A100 (sm_80), 227 KB on H100/H200 (sm_90).
+  return llvm::StringSwitch<int64_t>(arch)
+      .Case("sm_80", 166912)
+      .Cases({"sm_90", "sm_90a"}, 232448)
+      .Default(0);
+}
+
+void mlir::tilec::buildTileGPUToLLVMPipeline(OpPassManager &pm,
+                                             StringRef arch) {
+  // Shared memory is placed while loops are still structured (barriers go
+  // inside them); then loops become branches whose block arguments the
+  // LLVM conversion converts like any other tile value.
+  tilegpu::TileGPUAllocateSharedMemoryOptions allocation;
+  allocation.sharedMemoryLimit = getSharedMemoryLimit(arch);
+  allocation.targetName = arch.str();
+  pm.addPass(tilegpu::createTileGPUAllocateSharedMemory(allocation));
+  pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertTileGPUToLLVM());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -53,5 +74,6 @@ void mlir::tilec::registerTilecDialects(DialectRegistry &registry) {
 
 void mlir::tilec::registerTilecPasses() {
   registerTilecConversionPasses();
+  registerSCFToControlFlowPass();
   tilegpu::registerTileGPUPasses();
 }

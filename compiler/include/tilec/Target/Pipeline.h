@@ -16,9 +16,15 @@ namespace mlir::tilec {
 /// tile -> tilegpu: cleanups, default layouts, coalescing.
 void buildTileToTileGPUPipeline(OpPassManager &pm, unsigned numWarps);
 
-/// tilegpu -> LLVM + NVVM dialects, with line-table debug scopes so that the
-/// PTX carries `.loc` lines back into the .tile source.
-void buildTileGPUToLLVMPipeline(OpPassManager &pm);
+/// tilegpu -> LLVM + NVVM dialects: shared-memory allocation (checked
+/// against `arch`'s limit), scf -> cf, the LLVM conversion, and line-table
+/// debug scopes so that the PTX carries `.loc` lines back into the .tile
+/// source.
+void buildTileGPUToLLVMPipeline(OpPassManager &pm, llvm::StringRef arch);
+
+/// Bytes of shared memory one program may use on `arch` (sm_80: 166912,
+/// sm_90 and sm_90a: 232448), or 0 for an unknown target.
+int64_t getSharedMemoryLimit(llvm::StringRef arch);
 
 /// Adds every dialect tilec's IR can contain, and the translations to LLVM
 /// IR that the PTX backend needs.

@@ -2,18 +2,21 @@
 //
 // Runs the axis-info analysis, then one full dialect conversion with tilec's
 // patterns beside the upstream arith, math, func and control-flow ones, and
-// marks the kernels for the NVPTX backend.
+// marks the kernels for the NVPTX backend. Structured control flow must have
+// become branches first (convert-scf-to-cf): the cf patterns convert the
+// blocks' tensor arguments to the lowered structs through the type
+// converter, so loop-carried tiles stay in registers.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Conversion/TileGPUToLLVM/Patterns.h"
+#include "tilec/Conversion/TileGPUToLLVM/SharedMemory.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -53,8 +56,8 @@ struct ConvertTileGPUToLLVMPass
     populateGridOpToLLVMPatterns(converter, patterns);
     populateElementwiseOpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);
+    populateBarrierOpToLLVMPatterns(converter, patterns);
     populateMemoryOpToLLVMPatterns(converter, patterns, axisInfo);
-    populateSCFToControlFlowConversionPatterns(patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
@@ -75,6 +78,7 @@ struct ConvertTileGPUToLLVMPass
     dropTileAttrs(module);
     Builder builder(context);
     module.walk([&](LLVM::LLVMFuncOp func) {
+      recordSharedBytes(func);
       dropTileAttrs(func);
       auto kernel = kernels.find(func.getSymName());
       if (kernel == kernels.end())

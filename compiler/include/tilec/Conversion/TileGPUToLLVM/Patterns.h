@@ -34,6 +34,10 @@ void populateMemoryOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const ModuleAxisInfo &axisInfo);
 
+/// tile.barrier (bar.sync 0).
+void populateBarrierOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                     RewritePatternSet &patterns);
+
 } // namespace mlir::tilec
 
 #endif // TILEC_CONVERSION_TILEGPUTOLLVM_PATTERNS_H

@@ -21,6 +21,15 @@ Value getScratchBase(Location loc, RewriterBase &rewriter, Operation *op);
 /// Emits a barrier across all threads of the program (`bar.sync 0`).
 void emitBarrier(Location loc, RewriterBase &rewriter);
 
+/// LLVM function attribute (a string of decimal digits) that carries a
+/// kernel's dynamic shared-memory bytes from the allocation pass to the
+/// metadata writer, through LLVM IR; the NVPTX backend ignores it.
+constexpr llvm::StringLiteral kSharedBytesFnAttr = "tilec-shared-bytes";
+
+/// Moves `func`'s `tilegpu.shared_bytes` (from the allocation pass) into its
+/// LLVM IR attributes as kSharedBytesFnAttr; does nothing when it has none.
+void recordSharedBytes(LLVM::LLVMFuncOp func);
+
 } // namespace mlir::tilec
 
 #endif // TILEC_CONVERSION_TILEGPUTOLLVM_SHAREDMEMORY_H

@@ -186,8 +186,10 @@ struct AllocateSharedMemoryPass
   void reportLimit(func::FuncOp func,
                    const SharedMemoryAllocation &allocation) {
     const SharedBuffer *largest = allocation.getLargestBuffer();
+    // At the kernel's location, without the IR that Operation::emitError
+    // would attach.
     InFlightDiagnostic diag =
-        func.emitError() << "kernel '" << func.getSymName() << "' needs "
+        mlir::emitError(func.getLoc()) << "kernel '" << func.getSymName() << "' needs "
                          << allocation.getSharedBytes()
                          << " bytes of shared memory but " << StringRef(targetName)
                          << " allows at most " << int64_t(sharedMemoryLimit)

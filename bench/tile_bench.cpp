@@ -150,15 +150,8 @@ Outcome softmax(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
   };
   Launch();
   Ctx.synchronize();
-  std::vector<double> Max(Rows), Sum(Rows);
-  examples::parallelFor(Rows, [&](std::size_t R0, std::size_t R1) {
-    for (std::size_t R = R0; R < R1; ++R) {
-      const float *Row = &X[R * Cols];
-      Max[R] = *std::max_element(Row, Row + Cols);
-      for (std::size_t C = 0; C < Cols; ++C)
-        Sum[R] += std::exp(Row[C] - Max[R]);
-    }
-  });
+  std::vector<double> Max, Sum;
+  examples::softmaxRowStats(X, Rows, Cols, Max, Sum);
   Outcome O;
   O.Check = examples::compare(
       DOut.toHost(),
@@ -186,15 +179,8 @@ Outcome weightedSum(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
   };
   Launch();
   Ctx.synchronize();
-  std::vector<double> Ref(Rows), Scale(Rows);
-  examples::parallelFor(Rows, [&](std::size_t R0, std::size_t R1) {
-    for (std::size_t R = R0; R < R1; ++R)
-      for (std::size_t J = 0; J < D; ++J) {
-        double Term = double(X[R * D + J]) * W[J];
-        Ref[R] += Term;
-        Scale[R] += std::fabs(Term);
-      }
-  });
+  std::vector<double> Ref, Scale;
+  examples::weightedSumReference(X, W, Rows, D, Ref, Scale);
   Outcome O;
   O.Check = examples::compareWith(
       DOut.toHost(), [&](std::size_t I) { return Ref[I]; },

@@ -83,6 +83,41 @@ inline double geluReference(double X) {
          (1.0 + std::tanh(0.7978845608028654 * (X + 0.044715 * X * X * X)));
 }
 
+/// Row r of x [Rows, D] dotted with w [D], in double (Ref), and the sum of
+/// the terms' magnitudes (Scale), which bounds fp32 rounding errors.
+inline void weightedSumReference(const std::vector<float> &X,
+                                 const std::vector<float> &W, std::size_t Rows,
+                                 std::size_t D, std::vector<double> &Ref,
+                                 std::vector<double> &Scale) {
+  Ref.assign(Rows, 0.0);
+  Scale.assign(Rows, 0.0);
+  parallelFor(Rows, [&](std::size_t R0, std::size_t R1) {
+    for (std::size_t R = R0; R < R1; ++R)
+      for (std::size_t J = 0; J < D; ++J) {
+        double Term = double(X[R * D + J]) * W[J];
+        Ref[R] += Term;
+        Scale[R] += std::fabs(Term);
+      }
+  });
+}
+
+/// Per row of x [Rows, Cols]: its maximum and sum of exp(x - max), in
+/// double; softmax(x)[r, c] = exp(x[r, c] - Max[r]) / Sum[r].
+inline void softmaxRowStats(const std::vector<float> &X, std::size_t Rows,
+                            std::size_t Cols, std::vector<double> &Max,
+                            std::vector<double> &Sum) {
+  Max.assign(Rows, 0.0);
+  Sum.assign(Rows, 0.0);
+  parallelFor(Rows, [&](std::size_t R0, std::size_t R1) {
+    for (std::size_t R = R0; R < R1; ++R) {
+      const float *Row = &X[R * Cols];
+      Max[R] = *std::max_element(Row, Row + Cols);
+      for (std::size_t C = 0; C < Cols; ++C)
+        Sum[R] += std::exp(Row[C] - Max[R]);
+    }
+  });
+}
+
 /// How far a result is from its reference.
 struct Comparison {
   double MaxAbsError = 0;   ///< max |out - ref|

@@ -34,15 +34,8 @@ int run(const tile::Context &Ctx, const examples::Options &Opts) {
              static_cast<std::int32_t>(Rows), static_cast<std::int32_t>(D));
     Ctx.synchronize();
 
-    std::vector<double> Ref(Rows), Scale(Rows);
-    examples::parallelFor(Rows, [&](std::size_t R0, std::size_t R1) {
-      for (std::size_t R = R0; R < R1; ++R)
-        for (std::size_t J = 0; J < D; ++J) {
-          double Term = double(X[R * D + J]) * W[J];
-          Ref[R] += Term;
-          Scale[R] += std::fabs(Term);
-        }
-    });
+    std::vector<double> Ref, Scale;
+    examples::weightedSumReference(X, W, Rows, D, Ref, Scale);
     return examples::compareWith(
         DOut.toHost(), [&](std::size_t I) { return Ref[I]; },
         [&](std::size_t I, double) { return WeightedSumRtol * Scale[I]; });

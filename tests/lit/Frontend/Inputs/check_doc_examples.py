@@ -8,6 +8,8 @@ written to a file and compiled with `tilec --emit=tile` and `tilec --emit=ptx`
 line right before the block changes what is checked:
 
   <!-- check: tile -->            only `--emit=tile` must succeed
+  <!-- check: output -->          compiles to PTX as usual, and the next ```
+                                  block lists lines (notes) that tilec prints
   <!-- check: error -->           compilation must fail; the next ``` block
                                   is the expected output: each of its lines
                                   (except a leading `$ tilec ...` line) must
@@ -94,7 +96,7 @@ def contains_in_order(actual, expected):
 def parse_marker(marker):
     """Returns (mode, extra tilec arguments) of a check marker."""
     words = shlex.split(marker or "")
-    if words and words[0] in ("tile", "error"):
+    if words and words[0] in ("tile", "error", "output"):
         return words[0], words[1:]
     return "ptx", words
 
@@ -104,10 +106,10 @@ def check_block(index, block, blocks, args):
     mode, extra = parse_marker(block.marker)
     name = "example%d.tile" % block.line
     expected = None
-    if mode == "error":
+    if mode in ("error", "output"):
         following = [b for b in blocks[index + 1:] if b.lang in ("", "text")]
         if not following:
-            return "an error example needs a ``` block with the expected output"
+            return "this example needs a ``` block with the expected output"
         expected = expected_lines(following[0])
         for line in expected:
             match = DIAG_FILE.match(line)
@@ -144,6 +146,10 @@ def check_block(index, block, blocks, args):
                            directory)
         if code != 0:
             return "tilec --arch %s failed:\n%s" % (arch, output)
+        missing = contains_in_order(output, expected) if expected else None
+        if missing is not None:
+            return "expected output line not found: %r\ntilec printed:\n%s" % (
+                missing, output)
         if args.ptxas:
             code, output = run([args.ptxas, "-arch=" + arch, ptx, "-o", "k.cubin"],
                                directory)

@@ -41,6 +41,12 @@ cl::opt<std::string> outputPath("o", cl::desc("Output file (default: the "
                                 cl::value_desc("path"), cl::cat(category));
 cl::opt<std::string> arch("arch", cl::desc("Target GPU: sm_80, sm_90 or sm_90a"),
                           cl::init("sm_90"), cl::cat(category));
+cl::opt<std::string> libdevice(
+    "libdevice",
+    cl::desc("NVIDIA's libdevice.10.bc, linked when a kernel uses sin, cos, "
+             "tanh, erf, log or f64 math (default: $TILEC_LIBDEVICE, "
+             "$CUDA_HOME/nvvm/libdevice, /usr/local/cuda/nvvm/libdevice)"),
+    cl::value_desc("path"), cl::cat(category));
 cl::opt<Stage> emit(
     "emit", cl::desc("The stage to output"), cl::init(Stage::PTX),
     cl::values(clEnumValN(Stage::AST, "ast", "typed AST of each kernel"),
@@ -220,6 +226,7 @@ int compile() {
   // LLVM and PTX.
   mlir::tilec::TargetOptions target;
   target.arch = arch;
+  target.libdevicePath = libdevice;
   LLVMContext llvmContext;
   auto llvmModule = mlir::tilec::translateToLLVMIR(*module, llvmContext, target);
   if (!llvmModule)

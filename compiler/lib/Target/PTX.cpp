@@ -1,12 +1,14 @@
 //===- PTX.cpp - LLVM IR and PTX from the LLVM dialect --------------------===//
 //
-// Translation to LLVM IR, the O3 pipeline with the NVPTX target's analyses,
-// and PTX printing through the NVPTX TargetMachine.
+// Translation to LLVM IR, libdevice linking, the O3 pipeline with the NVPTX
+// target's analyses, and PTX printing through the NVPTX TargetMachine.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Target/PTX.h"
+#include "tilec/Target/Libdevice.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -20,6 +22,37 @@
 using namespace mlir;
 
 static constexpr const char *kTriple = "nvptx64-nvidia-cuda";
+
+/// Links libdevice into `llvmModule` when it calls libdevice functions.
+/// Errors are reported at the first call of such a function in `module`.
+static LogicalResult linkLibdeviceIfNeeded(ModuleOp module,
+                                           llvm::Module &llvmModule,
+                                           const tilec::TargetOptions &options) {
+  std::string function = tilec::firstLibdeviceCall(llvmModule);
+  if (function.empty())
+    return success();
+  Location loc = module.getLoc();
+  module.walk([&](LLVM::CallOp call) {
+    if (call.getCallee() == function) {
+      loc = call.getLoc();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  std::string path = tilec::findLibdevice(options.libdevicePath);
+  if (path.empty())
+    return emitError(loc) << "'" << function
+                          << "' comes from NVIDIA's libdevice, which was not "
+                             "found: pass --libdevice PATH/libdevice.10.bc or "
+                             "set "
+                          << tilec::kLibdeviceEnvVar
+                          << " (it ships with the CUDA toolkit in "
+                             "nvvm/libdevice/)";
+  std::string error = tilec::linkLibdevice(llvmModule, path);
+  if (!error.empty())
+    return emitError(loc) << error << " (needed for '" << function << "')";
+  return success();
+}
 
 bool mlir::tilec::isSupportedArch(llvm::StringRef arch) {
   return arch == "sm_80" || arch == "sm_90" || arch == "sm_90a";
@@ -60,6 +93,8 @@ mlir::tilec::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
   }
   llvmModule->setTargetTriple(llvm::Triple(kTriple));
   llvmModule->setDataLayout(machine->createDataLayout());
+  if (failed(linkLibdeviceIfNeeded(module, *llvmModule, options)))
+    return nullptr;
 
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;

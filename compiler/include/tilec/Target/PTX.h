@@ -23,13 +23,17 @@ struct TargetOptions {
   std::string arch = "sm_90";
   /// PTX ISA version times ten (80 = PTX 8.0).
   unsigned ptxVersion = 80;
+  /// libdevice.10.bc to link when the module calls libdevice; empty: search
+  /// the usual places (see Libdevice.h).
+  std::string libdevicePath;
 };
 
 /// True when `arch` names a supported target.
 bool isSupportedArch(llvm::StringRef arch);
 
 /// Translates `module` (LLVM + NVVM dialects) into an LLVM IR module with the
-/// NVPTX triple and data layout, optimized at O3. Errors are reported through
+/// NVPTX triple and data layout, with the libdevice functions it calls linked
+/// in, optimized at O3. Errors are reported through
 /// the module's diagnostics; returns null on failure.
 std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
                                                 llvm::LLVMContext &context,

@@ -56,6 +56,8 @@ struct ConvertTileGPUToLLVMPass
     populateGridOpToLLVMPatterns(converter, patterns);
     populateElementwiseOpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);
+    populateAtomicOpToLLVMPatterns(converter, patterns);
+    populateDebugOpToLLVMPatterns(converter, patterns);
     populateBarrierOpToLLVMPatterns(converter, patterns);
     populateMemoryOpToLLVMPatterns(converter, patterns, axisInfo);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);

@@ -38,6 +38,14 @@ void populateMemoryOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
 void populateBarrierOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
 
+/// atomic_rmw and atomic_cas on pointer tiles and scalar pointers.
+void populateAtomicOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
+/// print (vprintf) and assert (__assertfail).
+void populateDebugOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                   RewritePatternSet &patterns);
+
 } // namespace mlir::tilec
 
 #endif // TILEC_CONVERSION_TILEGPUTOLLVM_PATTERNS_H

@@ -1,0 +1,259 @@
+//===- AtomicOpToLLVM.cpp - Atomic read-modify-write and compare-and-swap -===//
+//
+// Each element of an atomic on a pointer tile becomes one predicated PTX
+// `atom.acq_rel.gpu.global` instruction in the thread that owns it (threads
+// holding replicas, and masked-off elements, access nothing and get 0). An
+// atomic on a scalar pointer runs in thread 0 only; when its old value is
+// used, thread 0 passes it to the other threads through 8 bytes of scratch
+// shared memory. Float max/min use two integer atomics chosen by the sign of
+// the operand, as Triton does: signed max for non-negative values and
+// unsigned min for negative ones (and the reverse for min).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Conversion/TileGPUToLLVM/Patterns.h"
+#include "tilec/Conversion/TileGPUToLLVM/SharedMemory.h"
+#include "tilec/Conversion/TileGPUToLLVM/Utility.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tilec;
+
+namespace {
+
+/// The common prefix of every atomic instruction: Triton's ordering.
+constexpr StringLiteral kAtomPrefix = "atom.acq_rel.gpu.global";
+
+/// The PTX of one element's atomic, without the common prefix: `op` (e.g.
+/// `add.f32`), or for float max/min `op` on non-negative operands and
+/// `negOp` on negative ones.
+struct AtomPlan {
+  std::string op, negOp;
+  unsigned bits = 32; ///< Register width of the value.
+};
+
+/// PTX register constraint for a value of `bits` bits.
+StringRef constraintFor(unsigned bits) {
+  return bits == 64 ? "l" : bits == 32 ? "r" : "h";
+}
+
+/// The instruction(s) for `kind` on `type`, or failure with a reason.
+FailureOr<AtomPlan> planRMW(tile::RMWKind kind, Type type, std::string &why) {
+  AtomPlan plan;
+  unsigned bits = type.getIntOrFloatBitWidth();
+  plan.bits = bits;
+  bool isFloat = isa<FloatType>(type);
+  std::string width = std::to_string(bits);
+  auto unsupported = [&]() -> FailureOr<AtomPlan> {
+    why = "atomic " + tile::stringifyRMWKind(kind).str() + " on this type";
+    return failure();
+  };
+  if (bits != 16 && bits != 32 && bits != 64)
+    return unsupported();
+  if (bits == 16 && !(kind == tile::RMWKind::Add && type.isF16()))
+    return unsupported();
+  std::string op;
+  switch (kind) {
+  case tile::RMWKind::Add:
+    op = type.isF16() ? "add.noftz.f16"
+         : isFloat    ? "add.f" + width
+                      : "add.u" + width;
+    break;
+  case tile::RMWKind::Max:
+  case tile::RMWKind::Min: {
+    bool max = kind == tile::RMWKind::Max;
+    op = (max ? "max.s" : "min.s") + width;
+    if (isFloat)
+      plan.negOp = (max ? "min.u" : "max.u") + width;
+    break;
+  }
+  case tile::RMWKind::UMax:
+  case tile::RMWKind::UMin:
+    if (isFloat)
+      return unsupported();
+    op = (kind == tile::RMWKind::UMax ? "max.u" : "min.u") + width;
+    break;
+  case tile::RMWKind::Xchg:
+    op = "exch.b" + width;
+    break;
+  case tile::RMWKind::And:
+  case tile::RMWKind::Or:
+  case tile::RMWKind::Xor:
+    if (isFloat)
+      return unsupported();
+    op = tile::stringifyRMWKind(kind).str() + ".b" + width;
+    break;
+  }
+  plan.op = op;
+  return plan;
+}
+
+/// Emits one element's atomic at `ptr` with `operands` (the value, or cmp and
+/// value): returns the old value (0 where `pred` is false). `pred` may be
+/// null (always performed).
+Value emitAtom(Location loc, RewriterBase &rewriter, const AtomPlan &plan,
+               Value ptr, ValueRange operands, Value pred, Type valueType) {
+  MLIRContext *context = rewriter.getContext();
+  Type bitsType = IntegerType::get(context, plan.bits);
+  SmallVector<Value> asmOperands{ptr};
+  std::string constraint = ("=" + constraintFor(plan.bits) + ",l").str();
+  for (Value operand : operands) {
+    asmOperands.push_back(
+        LLVM::BitcastOp::create(rewriter, loc, bitsType, operand));
+    constraint += ("," + constraintFor(plan.bits)).str();
+  }
+  unsigned predIndex = 1 + asmOperands.size();
+  if (pred) {
+    asmOperands.push_back(pred);
+    constraint += ",b";
+  }
+  std::string text = llvm::formatv("mov.b{0} $0, 0;\n", plan.bits).str();
+  std::string args = " $0, [ $1 ], $2";
+  if (operands.size() == 2)
+    args += ", $3";
+  auto atom = [&](StringRef guard, StringRef op) {
+    text += (guard + kAtomPrefix + "." + op + args + ";\n").str();
+  };
+  if (plan.negOp.empty()) {
+    atom(pred ? llvm::formatv("@${0} ", predIndex).str() : "", plan.op);
+  } else {
+    // The sign of the operand ($2) picks the instruction.
+    text += ".reg .pred %pos, %neg;\n";
+    text += llvm::formatv("setp.ge.s{0} %pos, $2, 0;\n"
+                          "setp.lt.s{0} %neg, $2, 0;\n",
+                          plan.bits)
+                .str();
+    if (pred)
+      text += llvm::formatv("and.pred %pos, %pos, ${0};\n"
+                            "and.pred %neg, %neg, ${0};\n",
+                            predIndex)
+                  .str();
+    atom("@%pos ", plan.op);
+    atom("@%neg ", plan.negOp);
+  }
+  auto asmOp = LLVM::InlineAsmOp::create(
+      rewriter, loc, TypeRange(bitsType), asmOperands, "{\n" + text + "}",
+      constraint, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(context, LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  return LLVM::BitcastOp::create(rewriter, loc, valueType, asmOp.getResult(0));
+}
+
+/// Lowers an atomic whose per-element instruction is `plan`, with converted
+/// operands `operands` (each unpacked like the pointer).
+LogicalResult lowerAtomic(Operation *op, const AtomPlan &plan, Value origPtr,
+                          Value ptr, ArrayRef<Value> operands, Value mask,
+                          const TypeConverter &converter,
+                          ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  Type resultType = converter.convertType(op->getResult(0).getType());
+  Type valueType =
+      converter.convertType(getElementTypeOrSelf(op->getResult(0).getType()));
+  SmallVector<Value> ptrs = unpackElements(loc, ptr, rewriter);
+  SmallVector<SmallVector<Value>> perOperand;
+  for (Value operand : operands)
+    perOperand.push_back(unpackElements(loc, operand, rewriter));
+  SmallVector<Value> masks;
+  if (mask)
+    masks = unpackElements(loc, mask, rewriter);
+
+  auto tensorType = dyn_cast<RankedTensorType>(origPtr.getType());
+  Value owner;
+  if (tensorType)
+    owner = emitOwnerPredicate(loc, rewriter, tensorType.getEncoding(),
+                               tensorType.getShape());
+  else
+    // A scalar atomic happens once per program: in thread 0.
+    owner = LLVM::ICmpOp::create(
+        rewriter, loc, LLVM::ICmpPredicate::eq,
+        NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type()),
+        i32Constant(loc, rewriter, 0));
+
+  SmallVector<Value> results;
+  for (size_t i = 0; i < ptrs.size(); ++i) {
+    Value pred = owner;
+    if (!masks.empty())
+      pred =
+          pred ? LLVM::AndOp::create(rewriter, loc, pred, masks[i]) : masks[i];
+    SmallVector<Value> elementOperands;
+    for (auto &elements : perOperand)
+      elementOperands.push_back(elements[i]);
+    results.push_back(emitAtom(loc, rewriter, plan, ptrs[i], elementOperands,
+                               pred, valueType));
+  }
+
+  if (!tensorType && !op->getResult(0).use_empty()) {
+    // Thread 0 holds the old value: share it through scratch.
+    Value scratch = getScratchBase(loc, rewriter, op);
+    if (!scratch)
+      return failure();
+    auto generic = LLVM::LLVMPointerType::get(rewriter.getContext());
+    Value address =
+        LLVM::AddrSpaceCastOp::create(rewriter, loc, generic, scratch);
+    Type bitsType = rewriter.getIntegerType(plan.bits);
+    Value bits = LLVM::BitcastOp::create(rewriter, loc, bitsType, results[0]);
+    std::string text =
+        llvm::formatv("@$2 st.b{0} [ $0 ], $1;", plan.bits).str();
+    LLVM::InlineAsmOp::create(
+        rewriter, loc, TypeRange(), ValueRange{address, bits, owner}, text,
+        ("l," + constraintFor(plan.bits) + ",b").str(),
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                  LLVM::AsmDialect::AD_ATT),
+        ArrayAttr());
+    emitBarrier(loc, rewriter);
+    results[0] = LLVM::LoadOp::create(rewriter, loc, valueType, scratch);
+  }
+  rewriter.replaceOp(op, packElements(loc, results, resultType, rewriter));
+  return success();
+}
+
+struct AtomicRMWOpConversion : OpConversionPattern<tile::AtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::string why;
+    FailureOr<AtomPlan> plan =
+        planRMW(op.getKind(), getElementTypeOrSelf(op.getVal().getType()), why);
+    if (failed(plan))
+      return op.emitOpError("is not supported by the GPU lowering: ") << why;
+    return lowerAtomic(op, *plan, op.getPtr(), adaptor.getPtr(),
+                       {adaptor.getVal()}, adaptor.getMask(),
+                       *getTypeConverter(), rewriter);
+  }
+};
+
+struct AtomicCASOpConversion : OpConversionPattern<tile::AtomicCASOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getElementTypeOrSelf(op.getVal().getType());
+    unsigned bits = type.getIntOrFloatBitWidth();
+    if (bits != 16 && bits != 32 && bits != 64)
+      return op.emitOpError(
+          "is not supported by the GPU lowering: atomic_cas on this type");
+    AtomPlan plan;
+    plan.bits = bits;
+    plan.op = "cas.b" + std::to_string(bits);
+    return lowerAtomic(op, plan, op.getPtr(), adaptor.getPtr(),
+                       {adaptor.getCmp(), adaptor.getVal()}, Value(),
+                       *getTypeConverter(), rewriter);
+  }
+};
+
+} // namespace
+
+void mlir::tilec::populateAtomicOpToLLVMPatterns(
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<AtomicRMWOpConversion, AtomicCASOpConversion>(
+      converter, patterns.getContext(), kTilePatternBenefit);
+}

@@ -16,6 +16,9 @@ public:
   void printExpr(const Expr &expr, unsigned indent, llvm::StringRef label = "");
   void printStmt(const Stmt &stmt, unsigned indent);
   void printBlock(llvm::StringRef title, const Block &block, unsigned indent);
+  /// `title: a : fp32 b : [64] fp32` (loop-carried values, if results).
+  void printCarried(llvm::StringRef title, llvm::ArrayRef<CarriedVar> carried,
+                    unsigned indent);
   void printFunction(const FunctionDef &function, unsigned indent);
   void printKernel(const KernelInstance &kernel);
 
@@ -222,7 +225,47 @@ void Printer::printStmt(const Stmt &stmt, unsigned indent) {
       printExpr(*assert.getMessage(), inner, "message");
     return;
   }
+  case Stmt::Kind::RangeFor: {
+    auto &loop = llvm::cast<RangeForStmt>(stmt);
+    line(indent) << "RangeFor " << loop.getInductionVar()->getName() << " : "
+                 << loop.getInductionType().str()
+                 << (loop.isDescending() ? " descending" : "") << "\n";
+    printExpr(loop.getStart(), inner, "start");
+    printExpr(loop.getEnd(), inner, "end");
+    printExpr(loop.getStep(), inner, "step");
+    printCarried("Carried", loop.getCarried(), inner);
+    printBlock("Body", loop.getBody(), inner);
+    return;
   }
+  case Stmt::Kind::RuntimeWhile: {
+    auto &loop = llvm::cast<RuntimeWhileStmt>(stmt);
+    line(indent) << "RuntimeWhile\n";
+    printCarried("Carried", loop.getCarried(), inner);
+    printBlock("Before", loop.getCondBlock(), inner);
+    printExpr(loop.getCond(), inner, "cond");
+    printBlock("Body", loop.getBody(), inner);
+    return;
+  }
+  case Stmt::Kind::RuntimeIf: {
+    auto &ifStmt = llvm::cast<RuntimeIfStmt>(stmt);
+    line(indent) << "RuntimeIf\n";
+    printExpr(ifStmt.getCond(), inner, "cond");
+    printCarried("Results", ifStmt.getResults(), inner);
+    printBlock("Then", ifStmt.getThen(), inner);
+    printBlock("Else", ifStmt.getElse(), inner);
+    return;
+  }
+  }
+}
+
+void Printer::printCarried(llvm::StringRef title, llvm::ArrayRef<CarriedVar> carried,
+                           unsigned indent) {
+  if (carried.empty())
+    return;
+  llvm::raw_ostream &out = line(indent) << title << ":";
+  for (const CarriedVar &var : carried)
+    out << " " << var.var->getName() << " : " << var.type.str();
+  out << "\n";
 }
 
 void Printer::printFunction(const FunctionDef &function, unsigned indent) {

@@ -77,6 +77,12 @@ bool MLIRGenerator::generateStmt(const Stmt &stmt) {
       return generateVoidCall(expr);
     return generateExpr(expr) != nullptr;
   }
+  if (const auto *loop = llvm::dyn_cast<RangeForStmt>(&stmt))
+    return generateRangeFor(*loop);
+  if (const auto *loop = llvm::dyn_cast<RuntimeWhileStmt>(&stmt))
+    return generateWhile(*loop);
+  if (const auto *ifStmt = llvm::dyn_cast<RuntimeIfStmt>(&stmt))
+    return generateIf(*ifStmt);
   diag.error(stmt.getLoc(), "not supported yet: this statement");
   return false;
 }

@@ -106,6 +106,24 @@ private:
   Value generateConvert(const ConvertExpr &expr);
   Value generateBroadcast(const BroadcastExpr &expr);
 
+  // MLIRGenStmt.cpp: runtime control flow (scf).
+  bool generateBlock(const Block &block);
+  bool generateRangeFor(const RangeForStmt &loop);
+  bool generateWhile(const RuntimeWhileStmt &loop);
+  bool generateIf(const RuntimeIfStmt &ifStmt);
+  /// The current values of `carried`, in order; false (reported) if one has
+  /// none.
+  bool carriedValues(llvm::ArrayRef<CarriedVar> carried, SourceLoc where,
+                     llvm::SmallVectorImpl<Value> &result);
+  /// Binds `carried` to `args` (block arguments; may be fewer), generates
+  /// `block` and ends it with an scf.yield of the carried values.
+  bool generateYieldingBlock(const Block &block, llvm::ArrayRef<CarriedVar> carried,
+                             mlir::ValueRange args, SourceLoc where);
+  /// After an scf op: the variables from `before`, and the op's results for
+  /// the carried ones.
+  void restoreAfter(llvm::DenseMap<const Variable *, Value> before,
+                    llvm::ArrayRef<CarriedVar> carried, mlir::ValueRange results);
+
   // MLIRGenBuiltins.cpp: builtin calls.
   /// Generates the runtime argument `i` of a call, or null if it is absent.
   Value optionalArg(const BuiltinCallExpr &call, unsigned i, bool &ok);

@@ -1,7 +1,9 @@
 //===- Sema.cpp - Kernel specialization and statements --------------------===//
 //
 // Selects kernels, binds constexpr parameters (defaults and -D overrides),
-// reads decorator options, and analyzes statements into the typed body.
+// reads decorator options, and analyzes simple statements (assignments,
+// expression statements) into the typed body. Control flow is in
+// SemaControlFlow.cpp, device functions and `return` in SemaFunctions.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
@@ -9,9 +11,6 @@
 #include "llvm/ADT/StringExtras.h"
 
 using namespace tilec;
-
-/// Static unrolling beyond this many iterations is an error.
-static constexpr int64_t kMaxUnroll = 4096;
 
 Variable *KernelInstance::createVariable(llvm::StringRef name, SourceLoc loc) {
   variables.push_back(std::make_unique<Variable>(name.str(), loc));
@@ -57,6 +56,14 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
   out = &instance->body;
   scope.clear();
   variables.clear();
+  frames.clear();
+  callStack.clear();
+  FunctionContext kernelContext;
+  kernelContext.def = &def;
+  function = &kernelContext;
+  stackBase = static_cast<const char *>(__builtin_frame_address(0));
+  reportedDeepStack = false;
+  analyzedStatements = 0;
 
   // Decorator options; the command line wins over the decorator.
   std::optional<unsigned> numWarps, numStages;
@@ -161,14 +168,14 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
   analyzeBlock(def.body);
   kernel = nullptr;
   out = nullptr;
+  function = nullptr;
   if (diag.getNumErrors() != errorsBefore)
     return nullptr;
   return instance;
 }
 
 void Sema::analyzeBlock(const Block &block) {
-  for (const StmtPtr &stmt : block)
-    analyzeStmt(*stmt);
+  analyzeBlockIn(block, /*loopBody=*/false, nullptr, {});
 }
 
 void Sema::bind(llvm::StringRef name, SourceLoc loc, ExprPtr value) {
@@ -176,12 +183,19 @@ void Sema::bind(llvm::StringRef name, SourceLoc loc, ExprPtr value) {
     return bindBlockPointer(name, loc, std::move(value));
   Binding &binding = scope[name];
   binding = Binding();
+  binding.loc = loc;
   if (!value) {
     binding.poisoned = true;
     return;
   }
   if (const ConstValue *constant = getConstexpr(*value)) {
     binding.value = *constant; // Constexpr locals stay compile-time values.
+    return;
+  }
+  if (llvm::isa<TupleExpr>(*value)) {
+    diag.error(loc, "not supported yet: keeping a tuple of runtime values in '" + name +
+                        "'; unpack it instead ('a, b = ...')");
+    binding.poisoned = true;
     return;
   }
   if (!value->getType().isValue()) {
@@ -214,7 +228,9 @@ void Sema::analyzeAssign(const AssignStmt &stmt) {
       values.push_back(analyzeExpr(*element));
   } else if (ExprPtr value = analyzeExpr(stmt.getValue())) {
     const ConstValue *constant = getConstexpr(*value);
-    if (!constant || !constant->isTuple()) {
+    if (auto *tuple = llvm::dyn_cast<TupleExpr>(value.get())) {
+      values = tuple->takeElements(); // Returned by a device function.
+    } else if (!constant || !constant->isTuple()) {
       diag.error(stmt.getValue().getLoc(),
                  "not supported yet: unpacking a value that is not a tuple");
     } else {
@@ -223,6 +239,20 @@ void Sema::analyzeAssign(const AssignStmt &stmt) {
     }
   }
   bool arity = values.size() == targets.getElements().size();
+  // Every value is read before any target is written (`a, b = b, a`): keep
+  // runtime values in fresh variables first.
+  for (ExprPtr &value : values) {
+    if (!value || getConstexpr(*value) || !value->getType().isValue())
+      continue;
+    SourceLoc loc = value->getLoc();
+    Variable *temp = kernel->createVariable("tuple.element", loc);
+    Type type = value->getType();
+    auto target = std::make_unique<NameExpr>(loc, "tuple.element", temp);
+    target->setType(type);
+    out->push_back(std::make_unique<AssignStmt>(loc, std::move(target), std::move(value)));
+    value = std::make_unique<NameExpr>(loc, "tuple.element", temp);
+    value->setType(type);
+  }
   if (!arity && !values.empty())
     diag.error(stmt.getLoc(), "cannot unpack " + llvm::Twine(values.size()) +
                                   " values into " +
@@ -238,64 +268,6 @@ void Sema::analyzeAssign(const AssignStmt &stmt) {
   }
 }
 
-void Sema::analyzeFor(const ForStmt &stmt) {
-  auto *call = llvm::dyn_cast<CallExpr>(&stmt.getIter());
-  std::optional<Builtin> builtin;
-  if (call) {
-    if (auto *name = llvm::dyn_cast<NameExpr>(&call->getCallee()))
-      builtin = lookupBuiltin(name->getName());
-    else if (auto *attr = llvm::dyn_cast<AttributeExpr>(&call->getCallee()))
-      builtin = lookupBuiltin(attr->getDottedName());
-  }
-  if (builtin != Builtin::StaticRange) {
-    diag.error(stmt.getLoc(), "not supported yet: 'for' loops other than "
-                              "'for i in tl.static_range(...)'");
-    return;
-  }
-  auto *target = llvm::dyn_cast<NameExpr>(&stmt.getTarget());
-  if (!target) {
-    diag.error(stmt.getTarget().getLoc(), "the target of a static_range loop must be "
-                                          "a single name");
-    return;
-  }
-  // static_range(end) / (start, end) / (start, end, step): constexpr bounds.
-  int64_t bounds[3] = {0, 0, 1};
-  llvm::ArrayRef<CallArg> args = call->getArgs();
-  if (args.empty() || args.size() > 3) {
-    diag.error(call->getLoc(), "static_range takes 1 to 3 arguments, got " +
-                                   llvm::Twine(args.size()));
-    return;
-  }
-  for (size_t i = 0; i < args.size(); ++i) {
-    ExprPtr value = analyzeExpr(*args[i].value);
-    std::optional<int64_t> bound =
-        value ? requireConstInt(*value, "a static_range bound") : std::nullopt;
-    if (!bound)
-      return;
-    bounds[args.size() == 1 ? 1 : i] = *bound;
-  }
-  auto [start, end, step] = bounds;
-  if (step == 0) {
-    diag.error(call->getLoc(), "static_range step must not be zero");
-    return;
-  }
-  __int128 span = step > 0 ? __int128(end) - start + step - 1
-                           : __int128(start) - end - step - 1;
-  __int128 count = span <= 0 ? 0 : span / (step > 0 ? __int128(step) : -__int128(step));
-  if (count > kMaxUnroll) {
-    diag.error(call->getLoc(), "static_range unrolls " +
-                                   llvm::Twine(static_cast<int64_t>(std::min<__int128>(
-                                       count, INT64_MAX))) +
-                                   " iterations; the limit is " + llvm::Twine(kMaxUnroll));
-    return;
-  }
-  for (int64_t i = 0; i < static_cast<int64_t>(count); ++i) {
-    bind(target->getName(), target->getLoc(),
-         makeConstant(target->getLoc(), ConstValue::getInt(start + i * step)));
-    analyzeBlock(stmt.getBody());
-  }
-}
-
 void Sema::analyzeStmt(const Stmt &stmt) {
   switch (stmt.getKind()) {
   case Stmt::Kind::Expr: {
@@ -303,7 +275,8 @@ void Sema::analyzeStmt(const Stmt &stmt) {
     if (llvm::isa<ConstantExpr>(expr))
       return; // Docstrings and other bare literals.
     ExprPtr typed = analyzeExpr(expr);
-    if (typed && !getConstexpr(*typed))
+    // Values without effects (a device function's result) are dropped.
+    if (typed && !getConstexpr(*typed) && !llvm::isa<NameExpr, TupleExpr>(*typed))
       out->push_back(std::make_unique<ExprStmt>(stmt.getLoc(), std::move(typed)));
     return;
   }
@@ -321,38 +294,38 @@ void Sema::analyzeStmt(const Stmt &stmt) {
     bind(target.getName(), target.getLoc(), std::move(value));
     return;
   }
-  case Stmt::Kind::If: {
-    auto &ifStmt = llvm::cast<IfStmt>(stmt);
-    ExprPtr cond = analyzeExpr(ifStmt.getCond());
-    if (!cond)
-      return;
-    if (const ConstValue *value = getConstexpr(*cond)) {
-      analyzeBlock(value->isTruthy() ? ifStmt.getThen() : ifStmt.getElse());
-      return;
-    }
-    diag.error(stmt.getLoc(), "not supported yet: 'if' with a runtime condition");
+  case Stmt::Kind::If:
+    analyzeIf(llvm::cast<IfStmt>(stmt));
     return;
-  }
   case Stmt::Kind::For:
     analyzeFor(llvm::cast<ForStmt>(stmt));
     return;
   case Stmt::Kind::Pass:
     return;
   case Stmt::Kind::While:
-    diag.error(stmt.getLoc(), "not supported yet: 'while' loops");
+    analyzeWhile(llvm::cast<WhileStmt>(stmt));
     return;
   case Stmt::Kind::Return:
-    diag.error(stmt.getLoc(), "not supported yet: 'return' in a kernel");
+    analyzeReturn(llvm::cast<ReturnStmt>(stmt));
     return;
   case Stmt::Kind::Break:
   case Stmt::Kind::Continue:
-    diag.error(stmt.getLoc(), "not supported yet: 'break' and 'continue'");
+    diag.error(stmt.getLoc(),
+               llvm::Twine("'") +
+                   (stmt.getKind() == Stmt::Kind::Break ? "break" : "continue") +
+                   "' is not supported (as in Triton); use a 'while' loop with a "
+                   "condition instead");
     return;
   case Stmt::Kind::Assert:
     diag.error(stmt.getLoc(), "not supported yet: 'assert' (use tl.static_assert or "
                               "tl.device_assert)");
     return;
+  case Stmt::Kind::RangeFor:
+  case Stmt::Kind::RuntimeWhile:
+  case Stmt::Kind::RuntimeIf:
+    break;
   }
+  diag.error(stmt.getLoc(), "internal error: typed statement in a syntactic tree");
 }
 
 std::vector<std::unique_ptr<KernelInstance>>

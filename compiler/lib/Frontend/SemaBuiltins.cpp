@@ -27,11 +27,8 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
       diag.error(callee.getLoc(), "'" + calleeName + "' is a variable, not a function");
       return nullptr;
     }
-    if (module.lookup(calleeName)) {
-      diag.error(callee.getLoc(), "not supported yet: calling device function '" +
-                                      calleeName + "'");
-      return nullptr;
-    }
+    if (const FunctionDef *def = module.lookup(calleeName))
+      return callDeviceFunction(*def, call);
     if (!(builtin = lookupBuiltin(calleeName))) {
       diag.error(callee.getLoc(), "unknown function '" + calleeName + "'");
       return nullptr;

@@ -191,8 +191,11 @@ ExprPtr Sema::analyzeName(const NameExpr &expr) {
     return loadBlockPointer(expr.getName(), expr.getLoc());
   if (it != scope.end()) {
     const Binding &binding = it->second;
-    if (binding.poisoned)
+    if (binding.poisoned) {
+      if (!binding.reason.empty())
+        diag.error(expr.getLoc(), binding.reason);
       return nullptr;
+    }
     if (!binding.var)
       return makeConstant(expr.getLoc(), binding.value);
     auto name = std::make_unique<NameExpr>(expr.getLoc(), expr.getName().str(),
@@ -496,11 +499,8 @@ ExprPtr Sema::analyzeIfExpr(const IfExpr &expr) {
   if (!cond)
     return nullptr;
   const ConstValue *value = getConstexpr(*cond);
-  if (!value) {
-    diag.error(expr.getLoc(), "not supported yet: conditional expressions with a "
-                              "runtime condition");
-    return nullptr;
-  }
+  if (!value)
+    return analyzeRuntimeIfExpr(expr, std::move(cond));
   return analyzeExpr(value->isTruthy() ? expr.getThen() : expr.getElse());
 }
 

@@ -25,6 +25,10 @@ std::optional<ConstValue> foldBinary(BinaryOp op, const ConstValue &lhs,
 std::optional<ConstValue> foldUnary(UnaryOp op, const ConstValue &operand,
                                     std::string &error);
 
+/// The names assigned anywhere in `block` (syntactic, nested blocks
+/// included), in order of first appearance (SemaLiveness.cpp).
+std::vector<std::string> collectAssignedNames(const Block &block);
+
 /// Analyzes one kernel. Expression functions return null after reporting an
 /// error (or silently when an operand already failed).
 class Sema {
@@ -40,6 +44,30 @@ public:
   void analyzeStmt(const Stmt &stmt);
   void analyzeAssign(const AssignStmt &stmt);
   void analyzeFor(const ForStmt &stmt);
+  /// `for` over range/tl.range -> RangeForStmt; `bounds` are the analyzed
+  /// start, end and step.
+  void analyzeRangeFor(const ForStmt &stmt, const NameExpr &target,
+                       llvm::MutableArrayRef<ExprPtr> bounds);
+  /// `for` over tl.static_range: the body is analyzed once per iteration.
+  void analyzeStaticRange(const ForStmt &stmt, const NameExpr &target,
+                          llvm::MutableArrayRef<ExprPtr> bounds);
+  void analyzeWhile(const WhileStmt &stmt);
+  void analyzeIf(const IfStmt &stmt);
+  void analyzeReturn(const ReturnStmt &stmt);
+  /// `x if c else y` with a runtime scalar `c` (both sides are evaluated).
+  ExprPtr analyzeRuntimeIfExpr(const IfExpr &expr, ExprPtr cond);
+
+  //===--- Device functions (SemaFunctions.cpp) -------------------------===//
+  /// Inlines a call of device function `def`: binds the arguments in a fresh
+  /// scope, analyzes the body into the current block and returns the
+  /// returned value (None, a value, or a TupleExpr of typed values).
+  ExprPtr callDeviceFunction(const FunctionDef &def, const CallExpr &call);
+  /// Matches a call's arguments to `def`'s parameters (keywords, defaults,
+  /// annotations); one analyzed value per parameter. False after an error.
+  bool bindArguments(const FunctionDef &def, const CallExpr &call,
+                     std::vector<ExprPtr> &values);
+  /// Assigns a runtime return value to a fresh variable inside the callee.
+  ExprPtr materializeReturn(ExprPtr value);
   /// Binds `name` to `value`: constexpr values are folded into the scope,
   /// runtime values produce an AssignStmt. A null value poisons the name.
   void bind(llvm::StringRef name, SourceLoc loc, ExprPtr value);
@@ -94,7 +122,61 @@ private:
     Variable *var = nullptr;
     Type type;              ///< The variable's current type.
     bool poisoned = false;  ///< Its definition failed: uses stay silent.
+    SourceLoc loc;          ///< The latest assignment (for error messages).
+    /// For a poisoned name that was never defined on this path (e.g. set in
+    /// one branch of a runtime `if` only): the error a use reports.
+    std::string reason;
   };
+
+  /// A block being analyzed (for the liveness questions of control flow).
+  struct Frame {
+    const Block *block;
+    size_t index = 0;                      ///< The statement being analyzed.
+    bool loopBody = false;                 ///< Runs again (loop body).
+    const Expr *loopCond = nullptr;        ///< A while loop's condition.
+    llvm::ArrayRef<std::string> carried;   ///< The enclosing loop's carried names.
+  };
+  /// The device function being inlined.
+  struct FunctionContext {
+    const FunctionDef *def = nullptr;
+    SourceLoc callLoc;
+    unsigned runtimeDepth = 0; ///< Nesting in runtime if/loops.
+    bool returned = false;
+    ExprPtr returnValue;
+  };
+
+  /// Analyzes `block` with a frame for liveness; `loopBody` marks loop bodies.
+  void analyzeBlockIn(const Block &block, bool loopBody, const Expr *loopCond,
+                      llvm::ArrayRef<std::string> carried);
+  /// May `name` be read after the current statement (later statements,
+  /// further iterations of enclosing loops)?
+  bool isLiveAfter(llvm::StringRef name) const;
+  /// Gives a constexpr binding a runtime Variable (its natural type), by
+  /// emitting an assignment into the current block. False after an error.
+  bool materialize(llvm::StringRef name, SourceLoc loc);
+  /// Gives every carried name a runtime Variable before a loop and records
+  /// it in `carried`. False after an error.
+  bool enterLoop(llvm::ArrayRef<std::string> names, SourceLoc loc,
+                 std::vector<CarriedVar> &carried);
+  /// Restores the scope after a loop (see SemaControlFlow.cpp).
+  void finishLoop(const llvm::StringMap<Binding> &before, const Block &body,
+                  llvm::StringRef loopVar, llvm::ArrayRef<CarriedVar> carried,
+                  llvm::ArrayRef<std::string> carriedNames, SourceLoc loc);
+  /// checkCarried for `name` in one branch of a runtime `if`.
+  bool checkBranch(llvm::StringMap<Binding> &branchScope, Block &branchBlock,
+                   llvm::StringRef name, const Type &type, SourceLoc ifLoc);
+  /// A runtime or constexpr condition as an i1 scalar; tiles are an error.
+  /// `what` names the construct ("'if'").
+  ExprPtr toCondition(ExprPtr cond, llvm::StringRef what);
+  /// Reports (once) when Sema's recursion gets too deep for the stack.
+  bool checkStackDepth(SourceLoc loc);
+  /// Returns the carried variables for a loop over `body` (and `cond`):
+  /// names assigned in it, defined before it, and read in it or after it.
+  std::vector<std::string> loopCarriedNames(const Block &body, const Expr *cond);
+  /// Checks a carried name's binding at the end of a loop body against its
+  /// type on entry (Triton's rule); coerces constexpr numbers.
+  bool checkCarried(llvm::StringRef name, const Type &type, SourceLoc loopLoc,
+                    llvm::StringRef what);
 
   ExprPtr analyzeBuiltin(Builtin builtin, const CallExpr &call,
                          llvm::StringRef calleeName, ExprPtr self);
@@ -175,6 +257,16 @@ private:
   Block *out = nullptr;
   llvm::StringMap<Binding> scope;
   llvm::StringMap<Variable *> variables;
+  std::vector<Frame> frames;
+  FunctionContext *function = nullptr;
+  /// Device functions being inlined (outermost first), for recursion checks.
+  std::vector<const FunctionDef *> callStack;
+  /// The stack address when analysis started (see checkStackDepth).
+  const char *stackBase = nullptr;
+  bool reportedDeepStack = false;
+  /// Statements analyzed for the current kernel (unrolled and inlined
+  /// copies included), bounded so that no input makes Sema run for long.
+  size_t analyzedStatements = 0;
 };
 
 } // namespace tilec

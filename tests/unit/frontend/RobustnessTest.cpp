@@ -46,6 +46,32 @@ void checkTyped(const Expr &expr) {
   EXPECT_FALSE(expr.getType().isVoid());
 }
 
+/// Checks every statement of a typed block, nested blocks included.
+void checkTyped(const Block &block) {
+  for (const StmtPtr &stmt : block) {
+    if (auto *assign = llvm::dyn_cast<AssignStmt>(stmt.get())) {
+      checkTyped(assign->getValue());
+    } else if (auto *exprStmt = llvm::dyn_cast<ExprStmt>(stmt.get())) {
+      checkTyped(exprStmt->getExpr());
+    } else if (auto *loop = llvm::dyn_cast<RangeForStmt>(stmt.get())) {
+      checkTyped(loop->getStart());
+      checkTyped(loop->getEnd());
+      checkTyped(loop->getStep());
+      checkTyped(loop->getBody());
+    } else if (auto *loop = llvm::dyn_cast<RuntimeWhileStmt>(stmt.get())) {
+      checkTyped(loop->getCondBlock());
+      checkTyped(loop->getCond());
+      checkTyped(loop->getBody());
+    } else if (auto *ifStmt = llvm::dyn_cast<RuntimeIfStmt>(stmt.get())) {
+      checkTyped(ifStmt->getCond());
+      checkTyped(ifStmt->getThen());
+      checkTyped(ifStmt->getElse());
+    } else {
+      ADD_FAILURE() << "syntactic statement in a typed body";
+    }
+  }
+}
+
 /// Runs the whole frontend on `source`; returns whether it succeeded.
 bool runFrontend(const std::string &source) {
   Compilation c(source);
@@ -56,12 +82,7 @@ bool runFrontend(const std::string &source) {
   }
   EXPECT_EQ(c.numErrors(), 0u);
   for (const auto &kernel : kernels) {
-    for (const StmtPtr &stmt : kernel->body) {
-      if (auto *assign = llvm::dyn_cast<AssignStmt>(stmt.get()))
-        checkTyped(assign->getValue());
-      else
-        checkTyped(llvm::cast<ExprStmt>(*stmt).getExpr());
-    }
+    checkTyped(kernel->body);
     std::string dump;
     llvm::raw_string_ostream os(dump);
     printKernel(*kernel, os);
@@ -137,6 +158,89 @@ TEST(Robustness, RandomBytes) {
       text += pieces[rng() % std::size(pieces)];
     runFrontend(text);
   }
+}
+
+/// A kernel with control flow and device functions, to mutate.
+const char *kControlFlowSeed = R"(import triton.language as tl
+
+def combine(a, b, SCALE: constexpr = 2):
+    c = a * SCALE
+    if SCALE > 1:
+        return c + b, c
+    return c, b
+
+@kernel
+def k(x_ptr: *fp32, n: i32, BLOCK: constexpr = 64):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    s = 0
+    for i in range(0, n, BLOCK):
+        x = tl.load(x_ptr + i + offs, mask=i + offs < n)
+        acc, t = combine(acc, x)
+        s += 1
+    while s < n:
+        s = s * 2 + 1
+    if s > 3:
+        acc = acc + 1.0
+    elif s > 1:
+        acc = acc * 2.0
+    else:
+        s = 0
+    y = 1.0 if s > 2 else 2.0
+    for j in range(10, 0, -2):
+        for q in tl.static_range(2):
+            acc += j * q
+    tl.store(x_ptr + offs, acc + y)
+)";
+
+TEST(Robustness, ControlFlowSeedIsValid) { EXPECT_TRUE(runFrontend(kControlFlowSeed)); }
+
+TEST(Robustness, ControlFlowMutations) {
+  std::string seed = kControlFlowSeed;
+  for (size_t length = 0; length < seed.size(); length += 7)
+    runFrontend(seed.substr(0, length));
+  std::mt19937 rng(777);
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(kControlFlowSeed).split(lines, '\n');
+  for (int i = 0; i < 1500; ++i) {
+    std::string text;
+    for (size_t j = 0; j < lines.size(); ++j) {
+      llvm::StringRef line = lines[rng() % 3 == 0 ? rng() % lines.size() : j];
+      text += (rng() % 8 == 0 ? "    " : "") + line.str() + "\n";
+    }
+    runFrontend(text);
+  }
+}
+
+TEST(Robustness, DeepBlocksAndCalls) {
+  // Deeply nested runtime ifs: an error, not a stack overflow.
+  std::string ifs = "@kernel\ndef k(x_ptr: *fp32, n: i32):\n    s = 0\n";
+  for (int i = 0; i < 300; ++i)
+    ifs += std::string(4 * (i + 1), ' ') + "if n > " + std::to_string(i) + ":\n";
+  ifs += std::string(4 * 301, ' ') + "s = 1\n    tl.store(x_ptr, s * 1.0)\n";
+  EXPECT_FALSE(runFrontend(ifs));
+  // Self and mutual recursion, and a long chain of calls.
+  EXPECT_FALSE(runFrontend("def f(x):\n    return f(x)\n@kernel\ndef k(p: *fp32):\n"
+                           "    tl.store(p, f(1.0))\n"));
+  std::string chain;
+  for (int i = 0; i < 200; ++i)
+    chain += "def f" + std::to_string(i) + "(x):\n    return f" + std::to_string(i + 1) +
+             "(x) + f" + std::to_string(i + 1) + "(x)\n";
+  chain += "def f200(x):\n    return x\n@kernel\ndef k(p: *fp32):\n"
+           "    tl.store(p, f0(1.0))\n";
+  EXPECT_FALSE(runFrontend(chain));
+  // Exponentially many inlined copies, or nested unrolling: bounded work.
+  std::string wide;
+  for (int i = 0; i < 40; ++i)
+    wide += "def g" + std::to_string(i) + "(x):\n    y = g" + std::to_string(i + 1) +
+            "(x)\n    return y + g" + std::to_string(i + 1) + "(x)\n";
+  wide += "def g40(x):\n    return x\n@kernel\ndef k(p: *fp32):\n"
+          "    tl.store(p, g0(1.0))\n";
+  EXPECT_FALSE(runFrontend(wide));
+  EXPECT_FALSE(runFrontend("@kernel\ndef k(p: *fp32):\n    s = 0.0\n"
+                           "    for i in tl.static_range(4000):\n"
+                           "        for j in tl.static_range(4000):\n"
+                           "            s += 1.0\n    tl.store(p, s)\n"));
 }
 
 TEST(Robustness, PathologicalNesting) {

@@ -144,20 +144,22 @@ INSTANTIATE_TEST_SUITE_P(
         SemaError{"r = tl.arange(0, 4)\nz = tl.broadcast_to(r, (4, 8))",
                   "test.tile:4:9: error: cannot broadcast shape [4] to [4, 8]"},
         // Not implemented yet.
-        SemaError{"if n > 0:\n    pass",
-                  "test.tile:3:5: error: not supported yet: 'if' with a runtime condition"},
-        SemaError{"for i in range(n):\n    pass",
-                  "test.tile:3:5: error: not supported yet: 'for' loops other than 'for "
-                  "i in tl.static_range(...)'"},
-        SemaError{"while n:\n    pass", "test.tile:3:5: error: not supported yet: 'while' "
-                                        "loops"},
-        SemaError{"return", "test.tile:3:5: error: not supported yet: 'return' in a "
-                            "kernel"},
+        // Control flow (more in ControlFlowTest.cpp).
+        SemaError{"if n > 0:\n    return",
+                  "test.tile:4:9: error: not supported yet: 'return' inside a runtime 'if' "
+                  "or loop (return at the end of the function, or in a branch of a "
+                  "constexpr 'if')"},
+        SemaError{"for i in range(x_ptr):\n    pass",
+                  "test.tile:3:20: error: a range bound must be an integer scalar, got "
+                  "*fp32"},
+        SemaError{"while x_ptr:\n    pass", "test.tile:3:11: error: the condition of 'while' "
+                                           "must be a scalar number, got *fp32"},
+        SemaError{"return n", "test.tile:3:12: error: a kernel cannot return a value"},
         SemaError{"x = tl.dot(1, 2)",
                   "test.tile:3:16: error: 'dot' expects a tile or a scalar, got 1"},
-        SemaError{"x = n if n else 1",
-                  "test.tile:3:11: error: not supported yet: conditional expressions with "
-                  "a runtime condition"},
+        SemaError{"x = n if tl.arange(0, 4) < n else 1",
+                  "test.tile:3:30: error: the condition of a conditional expression must be "
+                  "a scalar, but it is a tile [4] i1; use tl.where to select elementwise"},
         // Compile-time checks.
         SemaError{"tl.static_assert(BLOCK == 64, 'BLOCK must be 64')",
                   "test.tile:3:5: error: static_assert failed: BLOCK must be 64"},

@@ -6,7 +6,8 @@
 // contract):
 //   Expr:  ConstantExpr, NameExpr (with a Variable), UnaryExpr, BinaryExpr,
 //          BuiltinCallExpr, ConvertExpr, BroadcastExpr
-//   Stmt:  AssignStmt (target: NameExpr), ExprStmt
+//   Stmt:  AssignStmt (target: NameExpr), ExprStmt, and the runtime control
+//          flow RangeForStmt, RuntimeWhileStmt, RuntimeIfStmt (scf ops)
 // Every node has a SourceLoc; every Expr of a typed tree has its Type.
 // Nodes own their children through std::unique_ptr. Use llvm::isa/cast/
 // dyn_cast on node kinds.
@@ -336,7 +337,9 @@ using Block = std::vector<StmtPtr>;
 class Stmt {
 public:
   enum class Kind { Expr, Assign, AugAssign, If, For, While, Return, Pass,
-                    Break, Continue, Assert };
+                    Break, Continue, Assert,
+                    // Produced by Sema only (runtime control flow).
+                    RangeFor, RuntimeWhile, RuntimeIf };
   virtual ~Stmt() = default;
   Stmt(const Stmt &) = delete;
   Stmt &operator=(const Stmt &) = delete;
@@ -470,6 +473,97 @@ public:
 
 private:
   ExprPtr cond, message;
+};
+
+//===----------------------------------------------------------------------===//
+// Runtime control flow (typed tree only)
+//===----------------------------------------------------------------------===//
+
+/// A variable whose value flows through a loop (an scf iter_arg) or out of a
+/// runtime `if` (an scf.if result). Its type is the same everywhere: before
+/// the loop, at the start and at the end of every iteration, in both branches.
+struct CarriedVar {
+  Variable *var;
+  Type type;
+};
+
+/// `for i in range(start, end, step)` with runtime bounds (scf.for). `start`,
+/// `end` and `step` are scalars of the induction variable's type (i32 or
+/// i64). Runtime steps are assumed positive (as in Triton). If `descending`,
+/// `step` is the magnitude of a negative constexpr step: the loop runs
+/// max(ceil((start - end) / step), 0) times with i = start - k * step.
+/// Every carried variable holds its value from before the loop on entry and
+/// has its value from the end of the body on the next entry and after the
+/// loop.
+class RangeForStmt : public Stmt {
+public:
+  RangeForStmt(SourceLoc loc, Variable *inductionVar, Type inductionType, ExprPtr start,
+               ExprPtr end, ExprPtr step, bool descending, std::vector<CarriedVar> carried,
+               Block body)
+      : Stmt(Kind::RangeFor, loc), inductionVar(inductionVar),
+        inductionType(std::move(inductionType)), start(std::move(start)),
+        end(std::move(end)), step(std::move(step)), descending(descending),
+        carried(std::move(carried)), body(std::move(body)) {}
+  Variable *getInductionVar() const { return inductionVar; }
+  const Type &getInductionType() const { return inductionType; }
+  const Expr &getStart() const { return *start; }
+  const Expr &getEnd() const { return *end; }
+  const Expr &getStep() const { return *step; }
+  bool isDescending() const { return descending; }
+  llvm::ArrayRef<CarriedVar> getCarried() const { return carried; }
+  const Block &getBody() const { return body; }
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::RangeFor; }
+
+private:
+  Variable *inductionVar;
+  Type inductionType;
+  ExprPtr start, end, step;
+  bool descending;
+  std::vector<CarriedVar> carried;
+  Block body;
+};
+
+/// `while cond: body` (scf.while). Each iteration runs `condBlock`, then
+/// evaluates `cond` (an i1 scalar); if true it runs `body`. The carried
+/// variables flow around the loop and out of it.
+class RuntimeWhileStmt : public Stmt {
+public:
+  RuntimeWhileStmt(SourceLoc loc, std::vector<CarriedVar> carried, Block condBlock,
+                   ExprPtr cond, Block body)
+      : Stmt(Kind::RuntimeWhile, loc), carried(std::move(carried)),
+        condBlock(std::move(condBlock)), cond(std::move(cond)), body(std::move(body)) {}
+  llvm::ArrayRef<CarriedVar> getCarried() const { return carried; }
+  const Block &getCondBlock() const { return condBlock; }
+  const Expr &getCond() const { return *cond; }
+  const Block &getBody() const { return body; }
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::RuntimeWhile; }
+
+private:
+  std::vector<CarriedVar> carried;
+  Block condBlock;
+  ExprPtr cond;
+  Block body;
+};
+
+/// `if cond: ... else: ...` on a runtime i1 scalar (scf.if). Each result
+/// variable has a value at the end of both branches (assigned there or
+/// before the `if`) and holds the taken branch's value afterwards.
+class RuntimeIfStmt : public Stmt {
+public:
+  RuntimeIfStmt(SourceLoc loc, ExprPtr cond, std::vector<CarriedVar> results,
+                Block thenBlock, Block elseBlock)
+      : Stmt(Kind::RuntimeIf, loc), cond(std::move(cond)), results(std::move(results)),
+        thenBlock(std::move(thenBlock)), elseBlock(std::move(elseBlock)) {}
+  const Expr &getCond() const { return *cond; }
+  llvm::ArrayRef<CarriedVar> getResults() const { return results; }
+  const Block &getThen() const { return thenBlock; }
+  const Block &getElse() const { return elseBlock; }
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::RuntimeIf; }
+
+private:
+  ExprPtr cond;
+  std::vector<CarriedVar> results;
+  Block thenBlock, elseBlock;
 };
 
 //===----------------------------------------------------------------------===//

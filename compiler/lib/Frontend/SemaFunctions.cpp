@@ -1,0 +1,225 @@
+//===- SemaFunctions.cpp - Device-function calls (inlining) and return ------===//
+//
+// A call of a `def` without decorator is inlined where it appears, like a
+// template instantiation: the arguments are bound in a fresh scope (constexpr
+// arguments stay compile-time values), the body is analyzed into the caller's
+// block, and the call's value is what `return` gave (None without one).
+// Recursion is an error naming the cycle; inlining nests at most
+// kMaxInlineDepth deep. Errors inside a body are followed by a note naming
+// the call.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaImpl.h"
+
+using namespace tilec;
+
+/// Inlined calls may nest this deep.
+static constexpr size_t kMaxInlineDepth = 64;
+
+/// Binds the call's arguments to `def`'s parameters (positional, then
+/// keywords, then defaults). Analyzes argument values in the caller's scope.
+/// Returns false after an error.
+bool Sema::bindArguments(const FunctionDef &def, const CallExpr &call,
+                         std::vector<ExprPtr> &values) {
+  llvm::StringRef fname = def.getName();
+  values.clear();
+  values.resize(def.params.size());
+  std::vector<bool> given(def.params.size(), false);
+  bool ok = true;
+  size_t positional = 0;
+  for (const CallArg &arg : call.getArgs()) {
+    size_t index = positional;
+    if (arg.keyword.empty()) {
+      if (positional >= def.params.size()) {
+        diag.error(arg.loc, "'" + fname + "' takes " + llvm::Twine(def.params.size()) +
+                                " arguments, got more");
+        return false;
+      }
+      ++positional;
+    } else {
+      auto it = llvm::find_if(def.params,
+                              [&](const Param &param) { return param.name == arg.keyword; });
+      if (it == def.params.end()) {
+        diag.error(arg.loc, "'" + fname + "' has no parameter named '" + arg.keyword + "'");
+        ok = false;
+        continue;
+      }
+      index = it - def.params.begin();
+    }
+    if (given[index]) {
+      diag.error(arg.loc, "argument '" + def.params[index].name + "' of '" + fname +
+                              "' is given twice");
+      ok = false;
+      continue;
+    }
+    given[index] = true;
+    values[index] = analyzeExpr(*arg.value);
+    ok &= values[index] != nullptr;
+  }
+  for (size_t i = 0; i < def.params.size(); ++i) {
+    if (given[i])
+      continue;
+    const Param &param = def.params[i];
+    if (!param.defaultValue) {
+      diag.error(call.getLoc(), "missing argument '" + param.name + "' in the call of '" +
+                                    fname + "'");
+      ok = false;
+      continue;
+    }
+    // Defaults are evaluated without the caller's names (Python evaluates
+    // them where the function is defined).
+    llvm::StringMap<Binding> callerScope = std::move(scope);
+    scope.clear();
+    values[i] = analyzeExpr(*param.defaultValue);
+    scope = std::move(callerScope);
+    ok &= values[i] != nullptr;
+  }
+  if (!ok)
+    return false;
+  for (size_t i = 0; i < def.params.size(); ++i) {
+    const Param &param = def.params[i];
+    ExprPtr &value = values[i];
+    const ConstValue *constant = getConstexpr(*value);
+    if (param.annotation == ParamAnnotation::Constexpr && !constant) {
+      diag.error(value->getLoc(), "argument '" + param.name + "' of '" + fname +
+                                      "' must be a constexpr, but it is a runtime " +
+                                      value->getType().str());
+      ok = false;
+    } else if (param.annotation == ParamAnnotation::Type) {
+      if (constant && constant->isNumber() && !param.type.isPointer()) {
+        value = coerce(std::move(value), param.type.getElement(), {});
+        ok &= value != nullptr;
+      } else if (constant || value->getType() != param.type) {
+        diag.error(value->getLoc(), "argument '" + param.name + "' of '" + fname +
+                                        "' is annotated " + param.type.str() + ", got " +
+                                        (constant ? constant->str()
+                                                  : value->getType().str()));
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+ExprPtr Sema::callDeviceFunction(const FunctionDef &def, const CallExpr &call) {
+  SourceLoc loc = call.getCallee().getLoc();
+  if (def.isKernel()) {
+    diag.error(loc, "'" + def.getName() + "' is a kernel and cannot be called from "
+                    "another function; remove its decorator to make it a device "
+                    "function");
+    return nullptr;
+  }
+  if (llvm::is_contained(callStack, &def)) {
+    std::string cycle;
+    auto first = llvm::find(callStack, &def);
+    for (auto it = first; it != callStack.end(); ++it)
+      cycle += (*it)->getName().str() + " -> ";
+    diag.error(loc, "recursive call of device function '" + def.getName() + "' (" +
+                        cycle + def.getName() + "); device functions are inlined, so "
+                        "recursion is not supported");
+    return nullptr;
+  }
+  if (callStack.size() >= kMaxInlineDepth) {
+    diag.error(loc, "device function calls nest deeper than " +
+                        llvm::Twine(kMaxInlineDepth) + " levels (each call is inlined)");
+    return nullptr;
+  }
+  if (!checkStackDepth(loc))
+    return nullptr;
+  std::vector<ExprPtr> args;
+  if (!bindArguments(def, call, args))
+    return nullptr;
+
+  unsigned errorsBefore = diag.getNumErrors();
+  // The callee gets its own names (fresh Variables for every call).
+  auto savedScope = std::move(scope);
+  auto savedVariables = std::move(variables);
+  auto savedFrames = std::move(frames);
+  scope.clear();
+  variables.clear();
+  frames.clear();
+  FunctionContext context;
+  context.def = &def;
+  context.callLoc = loc;
+  FunctionContext *caller = function;
+  function = &context;
+  callStack.push_back(&def);
+  for (size_t i = 0; i < def.params.size(); ++i)
+    bind(def.params[i].name, def.params[i].loc, std::move(args[i]));
+  analyzeBlock(def.body);
+  callStack.pop_back();
+  function = caller;
+  scope = std::move(savedScope);
+  variables = std::move(savedVariables);
+  frames = std::move(savedFrames);
+
+  if (diag.getNumErrors() != errorsBefore) {
+    LineColumn position = diag.resolve(loc);
+    diag.note(loc, "in the call at " + position.file + ":" + llvm::Twine(position.line) +
+                       ":" + llvm::Twine(position.column));
+    return nullptr;
+  }
+  if (!context.returnValue)
+    return makeConstant(loc, ConstValue::getNone());
+  return std::move(context.returnValue);
+}
+
+ExprPtr Sema::materializeReturn(ExprPtr value) {
+  if (!value || getConstexpr(*value) || !value->getType().isValue())
+    return value;
+  // Evaluate it here, inside the callee (it may have effects, e.g. an atomic).
+  SourceLoc loc = value->getLoc();
+  std::string name = function->def->getName().str() + ".return";
+  Variable *var = kernel->createVariable(name, loc);
+  Type type = value->getType();
+  auto target = std::make_unique<NameExpr>(loc, name, var);
+  target->setType(type);
+  out->push_back(std::make_unique<AssignStmt>(loc, std::move(target), std::move(value)));
+  auto result = std::make_unique<NameExpr>(loc, name, var);
+  result->setType(type);
+  return result;
+}
+
+void Sema::analyzeReturn(const ReturnStmt &stmt) {
+  bool inKernel = !function || function->def->isKernel();
+  if (function && function->runtimeDepth > 0) {
+    diag.error(stmt.getLoc(), "not supported yet: 'return' inside a runtime 'if' or "
+                              "loop (return at the end of the function, or in a "
+                              "branch of a constexpr 'if')");
+    return;
+  }
+  const Expr *value = stmt.getValue();
+  if (inKernel && value) {
+    diag.error(value->getLoc(), "a kernel cannot return a value");
+    return;
+  }
+  ExprPtr result;
+  if (auto *tuple = llvm::dyn_cast_or_null<TupleExpr>(value)) {
+    // `return a, b`: runtime elements are kept as typed values.
+    std::vector<ExprPtr> elements;
+    bool allConstant = true;
+    for (const ExprPtr &element : tuple->getElements()) {
+      ExprPtr typed = materializeReturn(analyzeExpr(*element));
+      if (!typed)
+        return;
+      allConstant &= getConstexpr(*typed) != nullptr;
+      elements.push_back(std::move(typed));
+    }
+    if (allConstant) {
+      std::vector<ConstValue> constants;
+      for (const ExprPtr &element : elements)
+        constants.push_back(*getConstexpr(*element));
+      result = makeConstant(stmt.getLoc(), ConstValue::getTuple(std::move(constants)));
+    } else {
+      result = std::make_unique<TupleExpr>(tuple->getLoc(), std::move(elements),
+                                           tuple->isList());
+    }
+  } else if (value) {
+    if (!(result = materializeReturn(analyzeExpr(*value))))
+      return;
+  }
+  if (function) {
+    function->returned = true;
+    function->returnValue = std::move(result);
+  }
+}

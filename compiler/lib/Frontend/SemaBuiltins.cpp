@@ -36,7 +36,7 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
   } else if (auto *attr = llvm::dyn_cast<AttributeExpr>(&callee)) {
     std::string dotted = attr->getDottedName();
     llvm::StringRef root = llvm::StringRef(dotted).split('.').first;
-    if (!dotted.empty() && !scope.count(root)) {
+    if (!dotted.empty() && !scope.count(root) && !blockPointers.count(root)) {
       calleeName = dotted;
       if (root != "tl" && root != "triton") {
         diag.error(callee.getLoc(), "unknown name '" + root + "'");

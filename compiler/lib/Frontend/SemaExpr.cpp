@@ -217,7 +217,8 @@ ExprPtr Sema::analyzeName(const NameExpr &expr) {
 
 ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
   std::string dotted = expr.getDottedName();
-  if (!dotted.empty() && !scope.count(llvm::StringRef(dotted).split('.').first)) {
+  llvm::StringRef root = llvm::StringRef(dotted).split('.').first;
+  if (!dotted.empty() && !scope.count(root) && !blockPointers.count(root)) {
     // A module path: `tl.float16`, or a mistake.
     if (std::optional<ScalarKind> dtype = parseScalarKindName(dotted))
       return makeConstant(expr.getLoc(), ConstValue::getDType(*dtype));

@@ -13,8 +13,9 @@ out=$here/kernels/PENDING
   echo "# fail saying so). Regenerate with tests/gpu/update-pending.sh."
   while read -r ptx file kernel flags; do
     [[ -z "$ptx" || "$ptx" == \#* ]] && continue
-    # shellcheck disable=SC2086
-    if ! "$tilec" "$here/kernels/$file.tile" --kernel "$kernel" $flags \
+    # The flags are split as a shell (and CMake's UNIX_COMMAND) would.
+    eval "args=($flags)"
+    if ! "$tilec" "$here/kernels/$file.tile" --kernel "$kernel" "${args[@]}" \
         -o "$tmp/$ptx.ptx" >"$tmp/log" 2>&1; then
       echo "$ptx  # $(grep -m1 'error:' "$tmp/log" | sed 's/.*error: //')"
     fi

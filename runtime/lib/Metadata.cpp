@@ -205,6 +205,18 @@ std::int64_t KernelInfo::constexprInt(std::string_view Name) const {
               " is not an integer");
 }
 
+bool KernelInfo::needsSharedOptIn() const noexcept {
+  return SharedBytes > DefaultSharedBytes;
+}
+
+void KernelInfo::checkSharedBytes(std::size_t MaxBytes,
+                                  const std::string &Device) const {
+  if (SharedBytes > MaxBytes)
+    throw Error("kernel " + Name + " needs " + std::to_string(SharedBytes) +
+                " bytes of shared memory, but " + Device +
+                " allows at most " + std::to_string(MaxBytes) + " per block");
+}
+
 std::string KernelInfo::paramList() const {
   std::string Out;
   for (const ParamInfo &P : Params)

@@ -27,7 +27,6 @@ ModuleState::~ModuleState() {
 namespace {
 
 constexpr std::size_t LogBytes = 64 * 1024;
-constexpr std::size_t DefaultSharedLimit = 48 * 1024;
 
 std::string trimmedLog(const std::vector<char> &Log) {
   std::string S(Log.data()); // The driver NUL-terminates the log.
@@ -75,13 +74,9 @@ void bindKernels(detail::ModuleState &State) {
       cu::fail(R, "cuModuleGetFunction",
                State.Origin + " has no kernel '" + K.Name +
                    "' although its metadata lists it");
-    if (K.SharedBytes > DefaultSharedLimit) {
-      if (K.SharedBytes > State.Ctx->MaxSharedOptin)
-        throw Error("kernel " + K.Name + " needs " +
-                    std::to_string(K.SharedBytes) +
-                    " bytes of shared memory, but " + State.Ctx->Name +
-                    " allows at most " +
-                    std::to_string(State.Ctx->MaxSharedOptin) + " per block");
+    if (K.needsSharedOptIn()) {
+      // Before any launch: a clear error rather than a failed launch.
+      K.checkSharedBytes(State.Ctx->MaxSharedOptin, State.Ctx->Name);
       cu::check(D.cuFuncSetAttribute(
                     F, cu::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                     static_cast<int>(K.SharedBytes)),

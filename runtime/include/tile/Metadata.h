@@ -32,6 +32,10 @@ struct ParamInfo {
 using ConstexprValue =
     std::variant<std::monostate, bool, std::int64_t, double, std::string>;
 
+/// Dynamic shared memory per block a launch may use without raising the
+/// kernel's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES.
+constexpr std::size_t DefaultSharedBytes = 48 * 1024;
+
 /// Everything the runtime needs to know to launch one kernel.
 struct KernelInfo {
   std::string Name;              ///< The PTX entry name.
@@ -48,6 +52,13 @@ struct KernelInfo {
   std::int64_t constexprInt(std::string_view Name) const;
   /// Returns the parameters as "x_ptr: *fp32, n_elements: i32".
   std::string paramList() const;
+  /// True when the kernel needs more dynamic shared memory than a launch
+  /// gets without opting in (48 KiB), so its maximum must be raised first.
+  bool needsSharedOptIn() const noexcept;
+  /// Throws tile::Error "kernel k needs N bytes of shared memory, but
+  /// <Device> allows at most M per block" when SharedBytes exceeds
+  /// \p MaxBytes (the device's opt-in maximum per block).
+  void checkSharedBytes(std::size_t MaxBytes, const std::string &Device) const;
 };
 
 /// The contents of one metadata file.

@@ -95,6 +95,32 @@ TEST(Metadata, ConstexprValuesOfEveryKind) {
   EXPECT_THROW(K.constexprInt("X"), tile::Error);
 }
 
+TEST(Metadata, SharedBytesAndTheDeviceLimit) {
+  // As tilec writes it for a kernel whose dot needs 196608 bytes.
+  tile::ModuleMetadata M = tile::ModuleMetadata::parse(withKernel(
+      R"({"name": "mm", "num_warps": 4, "shared_bytes": 196608,
+          "params": [], "constexprs": {}})"));
+  const tile::KernelInfo &K = M.Kernels[0];
+  EXPECT_EQ(K.SharedBytes, 196608u);
+  EXPECT_TRUE(K.needsSharedOptIn());
+  // Fits an H100's 227 KiB; an A100's 163 KiB is an error before launch.
+  EXPECT_NO_THROW(K.checkSharedBytes(232448, "NVIDIA H100"));
+  try {
+    K.checkSharedBytes(166912, "NVIDIA A100");
+    ADD_FAILURE() << "expected tile::Error";
+  } catch (const tile::Error &E) {
+    EXPECT_STREQ(E.what(), "kernel mm needs 196608 bytes of shared memory, "
+                           "but NVIDIA A100 allows at most 166912 per block");
+  }
+  // Up to 48 KiB needs no opt-in; exactly the limit is fine.
+  tile::KernelInfo Small = K;
+  Small.SharedBytes = tile::DefaultSharedBytes;
+  EXPECT_FALSE(Small.needsSharedOptIn());
+  EXPECT_NO_THROW(Small.checkSharedBytes(tile::DefaultSharedBytes, "any"));
+  Small.SharedBytes = 0;
+  EXPECT_FALSE(Small.needsSharedOptIn());
+}
+
 TEST(Metadata, TargetSpellings) {
   auto Arch = [](const std::string &Target) {
     return tile::ModuleMetadata::parse(

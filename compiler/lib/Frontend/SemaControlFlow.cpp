@@ -234,7 +234,8 @@ void Sema::finishLoop(const llvm::StringMap<Binding> &before, const Block &body,
   std::string line = lineOf(diag, loc);
   for (const std::string &name : collectAssignedNames(body)) {
     auto it = scope.find(name);
-    if (it != scope.end() && !it->second.poisoned)
+    if ((it != scope.end() && !it->second.poisoned) ||
+        !getBlockPointerParts(name).empty())
       continue;
     Binding &binding = scope[name];
     binding = Binding();
@@ -417,16 +418,24 @@ void Sema::analyzeIf(const IfStmt &stmt) {
   if (function)
     --function->runtimeDepth;
 
-  std::vector<std::string> names = collectAssignedNames(stmt.getThen());
+  std::vector<std::string> assigned = collectAssignedNames(stmt.getThen());
   for (std::string &name : collectAssignedNames(stmt.getElse()))
-    if (!llvm::is_contained(names, name))
-      names.push_back(std::move(name));
+    if (!llvm::is_contained(assigned, name))
+      assigned.push_back(std::move(name));
+  // Names read after the `if` (a block pointer as its runtime parts).
+  std::vector<std::string> names;
+  for (const std::string &name : assigned) {
+    if (!isLiveAfter(name))
+      continue; // Never read again: the value before the `if` may stay.
+    std::vector<std::string> parts = getBlockPointerParts(name);
+    if (parts.empty())
+      parts.push_back(name);
+    names.insert(names.end(), parts.begin(), parts.end());
+  }
   std::vector<CarriedVar> results;
   llvm::StringMap<Binding> after = before;
   bool ok = true;
   for (const std::string &name : names) {
-    if (!isLiveAfter(name))
-      continue; // Never read again: the value before the `if` may stay.
     auto thenIt = thenScope.find(name), elseIt = elseScope.find(name);
     const Binding *thenB = thenIt == thenScope.end() ? nullptr : &thenIt->second;
     const Binding *elseB = elseIt == elseScope.end() ? nullptr : &elseIt->second;

@@ -172,11 +172,17 @@ bool Sema::isLiveAfter(llvm::StringRef name) const {
 std::vector<std::string> Sema::loopCarriedNames(const Block &body, const Expr *cond) {
   std::vector<std::string> carried;
   for (const std::string &name : collectAssignedNames(body)) {
-    auto it = scope.find(name);
-    if (it == scope.end() || it->second.poisoned)
-      continue; // Defined in the loop only: local to an iteration.
-    if (exprReads(cond, name) || readBeforeAssigned(body, name) || isLiveAfter(name))
-      carried.push_back(name);
+    if (!(exprReads(cond, name) || readBeforeAssigned(body, name) || isLiveAfter(name)))
+      continue;
+    // A block pointer is carried as its runtime parts.
+    std::vector<std::string> parts = getBlockPointerParts(name);
+    if (parts.empty())
+      parts.push_back(name);
+    for (std::string &part : parts) {
+      auto it = scope.find(part);
+      if (it != scope.end() && !it->second.poisoned) // Else local to an iteration.
+        carried.push_back(std::move(part));
+    }
   }
   return carried;
 }

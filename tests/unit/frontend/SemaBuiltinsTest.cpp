@@ -251,4 +251,55 @@ TEST(SemaBuiltins, StaticPrintIsANote) {
       << c.output();
 }
 
+TEST(SemaBuiltins, BlockPointerVariableKeepsOneScalarPerPart) {
+  Compilation c(kernelWith(
+      "b = tl.make_block_ptr(x_ptr, (n, n), (n, 1), (0, 0), (16, 32), (1, 0))\n"
+      "b = b.advance((16, 0))\n"
+      "y = tl.load(b, boundary_check=(0,), padding_option=\"nan\")",
+      kParams));
+  auto kernel = analyzeBody(c);
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(typeOf(*kernel, "b.base"), "*fp32");
+  EXPECT_EQ(typeOf(*kernel, "b.shape0"), "i64");
+  EXPECT_EQ(typeOf(*kernel, "b.stride1"), "i64");
+  EXPECT_EQ(typeOf(*kernel, "b.offset0"), "i32");
+  EXPECT_EQ(typeOf(*kernel, "y"), "[16, 32] fp32");
+  const AssignStmt *y = findAssign(*kernel, "y");
+  ASSERT_NE(y, nullptr);
+  auto &load = llvm::cast<BuiltinCallExpr>(y->getValue());
+  EXPECT_EQ(load.getArg(0).getType().str(), "[16, 32] *fp32");
+  EXPECT_EQ(load.getArg(1).getType().str(), "[16, 32] i1");
+  EXPECT_EQ(load.getArg(2).getType().str(), "[16, 32] fp32");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BlockPointers, BuiltinErrors,
+    ::testing::Values(
+        BuiltinError{"b = tl.make_block_ptr(x_ptr, (n,), (1,), (0,), (48,), (0,))",
+                     "test.tile:3:52: error: tile dimensions must be powers of two, got 48"},
+        BuiltinError{"b = tl.make_block_ptr(x_ptr, (n, n), (1,), (0, 0), (16, 16), (1, 0))",
+                     "test.tile:3:42: error: the strides of make_block_ptr has 1 entries but "
+                     "the block pointer has rank 2"},
+        BuiltinError{"b = tl.make_block_ptr(x_ptr, (n,), (1,), (0,), (16,), (1,))",
+                     "test.tile:3:59: error: the order of make_block_ptr must be a "
+                     "permutation of the 1 dimensions, such as (1, 0)"},
+        BuiltinError{"b = tl.make_block_ptr(x_ptr, (n,), (1.5,), (0,), (16,), (0,))",
+                     "test.tile:3:40: error: the strides of make_block_ptr must hold integer "
+                     "scalars, got 1.5"},
+        BuiltinError{"b = tl.make_block_ptr(x_ptr, (n,), (1,), (0,), (16,), (0,))\n"
+                     "y = tl.load(b, boundary_check=(1,))",
+                     "test.tile:4:35: error: boundary_check must list dimensions of the "
+                     "block pointer (0 to 0), got (1,)"},
+        BuiltinError{"b = tl.make_block_ptr(i_ptr, (n,), (1,), (0,), (16,), (0,))\n"
+                     "y = tl.load(b, padding_option=\"nan\")",
+                     "test.tile:4:35: error: padding_option must be \"\", \"zero\" or "
+                     "\"nan\" (floats only), got 'nan'"},
+        BuiltinError{"y = tl.advance(x_ptr, (1,))",
+                     "test.tile:3:20: error: advance expects a block pointer "
+                     "(tl.make_block_ptr), got *fp32"},
+        BuiltinError{"y = tl.load(x_ptr, boundary_check=(0,))",
+                     "test.tile:3:39: error: 'boundary_check' and 'padding_option' need a "
+                     "block pointer (tl.make_block_ptr); use 'mask' and 'other' with a "
+                     "pointer tile"}));
+
 } // namespace

@@ -28,8 +28,14 @@ void mlir::tilec::buildTileToTileGPUPipeline(OpPassManager &pm,
   ConvertTileToTileGPUOptions options;
   options.numWarps = numWarps;
   pm.addPass(createConvertTileToTileGPU(options));
+  // Cleanup before coalescing lets the address arithmetic share the layout of
+  // the access it feeds, so the coalesced layout reaches all of it; cleanup
+  // after removes what coalescing made redundant.
+  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(tilegpu::createTileGPUCoalesce());
+  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
 int64_t mlir::tilec::getSharedMemoryLimit(StringRef arch) {

@@ -147,19 +147,6 @@ struct AddPtrOpConversion : OpConversionPattern<tile::AddPtrOp> {
   }
 };
 
-/// Shape changes need layout-aware element mapping that this lowering does
-/// not have yet: say so at the user's line rather than fail obscurely.
-template <typename OpTy>
-struct UnsupportedOpConversion : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
-                  ConversionPatternRewriter &) const override {
-    return op.emitOpError("is not supported by the GPU lowering yet");
-  }
-};
-
 } // namespace
 
 void mlir::tilec::populateElementwiseOpToLLVMPatterns(
@@ -167,8 +154,5 @@ void mlir::tilec::populateElementwiseOpToLLVMPatterns(
   MLIRContext *context = patterns.getContext();
   patterns.add<ElementwiseOpConversion>(converter, context);
   patterns.add<ConstantOpConversion, MakeRangeOpConversion, SplatOpConversion,
-               AddPtrOpConversion, UnsupportedOpConversion<tile::BroadcastOp>,
-               UnsupportedOpConversion<tile::ExpandDimsOp>,
-               UnsupportedOpConversion<tilegpu::ConvertLayoutOp>>(
-      converter, context, kTilePatternBenefit);
+               AddPtrOpConversion>(converter, context, kTilePatternBenefit);
 }

@@ -49,10 +49,12 @@ AccessPlan planAccess(Value ptr, Value mask, const ModuleAxisInfo &axisInfo) {
   Type pointee =
       cast<tile::PointerType>(getElementTypeOrSelf(ptr.getType())).getPointeeType();
   plan.elementBits = std::max(8u, pointee.getIntOrFloatBitWidth());
-  if (auto layout = tilegpu::getBlockedEncoding(ptr.getType())) {
-    unsigned fastest = layout.getOrder().front();
-    plan.vec = axisInfo.getVectorWidth(ptr, fastest,
-                                       layout.getSizePerThread()[fastest]);
+  Attribute layout = tilegpu::getLayout(ptr.getType());
+  if (tilegpu::isDistributedLayout(layout)) {
+    auto shape = cast<RankedTensorType>(ptr.getType()).getShape();
+    unsigned fastest = tilegpu::getLayoutOrder(layout).front();
+    plan.vec = axisInfo.getVectorWidth(
+        ptr, fastest, tilegpu::getContigPerThread(layout, shape)[fastest]);
     if (mask && plan.vec > 1) {
       int64_t constancy = axisInfo.lookup(mask).getConstancy(fastest);
       plan.uniformMask = constancy % plan.vec == 0;
@@ -277,7 +279,7 @@ struct StoreOpConversion : OpConversionPattern<tile::StoreOp> {
     SmallVector<Value> values = unpackElements(loc, adaptor.getValue(), rewriter);
     Value owner;
     if (auto type = dyn_cast<RankedTensorType>(op.getPtr().getType()))
-      owner = emitOwnerPredicate(loc, rewriter, tilegpu::getBlockedEncoding(type),
+      owner = emitOwnerPredicate(loc, rewriter, type.getEncoding(),
                                  type.getShape());
     SmallVector<Value> preds =
         predicatesOf(loc, adaptor.getMask(), owner, ptrs.size(), rewriter);

@@ -99,6 +99,41 @@ Value threadBase(Location loc, RewriterBase &rewriter,
 
 } // namespace
 
+SmallVector<SmallVector<int64_t>>
+mlir::tilec::getElemOffsets(Attribute layout, ArrayRef<int64_t> shape) {
+  if (auto slice = dyn_cast<tilegpu::SliceEncodingAttr>(layout)) {
+    SmallVector<SmallVector<int64_t>> offsets =
+        getElemOffsets(slice.getParent(), slice.getParentShape(shape));
+    for (SmallVector<int64_t> &offset : offsets)
+      offset.erase(offset.begin() + slice.getDim());
+    return offsets;
+  }
+  auto blocked = cast<BlockedEncodingAttr>(layout);
+  unsigned rank = shape.size();
+  SmallVector<int64_t> perThread = tilegpu::getContigPerThread(blocked, shape);
+  SmallVector<int64_t> reps;
+  int64_t inTile = 1;
+  for (unsigned d = 0; d < rank; ++d) {
+    inTile *= perThread[d];
+    reps.push_back(std::max<int64_t>(1, shape[d] / blocked.getCTATileSize(d)));
+  }
+  SmallVector<SmallVector<int64_t>> offsets;
+  for (int64_t e = 0, total = blocked.getElemsPerThread(shape); e < total;
+       ++e) {
+    // Element e is element `k` of the thread's block in CTA tile `rep`.
+    int64_t k = e % inTile, rep = e / inTile;
+    SmallVector<int64_t> offset(rank);
+    for (unsigned dim : blocked.getOrder()) {
+      offset[dim] =
+          (rep % reps[dim]) * blocked.getCTATileSize(dim) + k % perThread[dim];
+      k /= perThread[dim];
+      rep /= reps[dim];
+    }
+    offsets.push_back(std::move(offset));
+  }
+  return offsets;
+}
+
 SmallVector<SmallVector<Value>>
 mlir::tilec::emitIndices(Location loc, RewriterBase &rewriter, Attribute layout,
                          ArrayRef<int64_t> shape) {
@@ -116,25 +151,12 @@ mlir::tilec::emitIndices(Location loc, RewriterBase &rewriter, Attribute layout,
   for (unsigned d = 0; d < rank; ++d)
     base.push_back(threadBase(loc, rewriter, blocked, geometry, d));
 
-  ArrayRef<unsigned> order = blocked.getOrder();
-  SmallVector<int64_t> perThread = tilegpu::getContigPerThread(blocked, shape);
-  int64_t inTile = 1, total = blocked.getElemsPerThread(shape);
-  for (unsigned d = 0; d < rank; ++d)
-    inTile *= perThread[d];
-
   SmallVector<SmallVector<Value>> indices;
-  for (int64_t e = 0; e < total; ++e) {
-    // Element e is element `k` of the thread's block in CTA tile `rep`.
-    int64_t k = e % inTile, rep = e / inTile;
+  for (ArrayRef<int64_t> offset : getElemOffsets(blocked, shape)) {
     SmallVector<Value> index(rank);
-    for (unsigned dim : order) {
-      int64_t offset =
-          (rep % geometry.reps[dim]) * blocked.getCTATileSize(dim) +
-          k % perThread[dim];
-      k /= perThread[dim];
-      rep /= geometry.reps[dim];
-      Value value = LLVM::AddOp::create(rewriter, loc, base[dim],
-                                        i32Constant(loc, rewriter, offset));
+    for (unsigned dim = 0; dim < rank; ++dim) {
+      Value value = LLVM::AddOp::create(
+          rewriter, loc, base[dim], i32Constant(loc, rewriter, offset[dim]));
       // A tile smaller than the CTA tile wraps around (replication).
       if (shape[dim] < blocked.getCTATileSize(dim))
         value = LLVM::URemOp::create(rewriter, loc, value,
@@ -144,6 +166,25 @@ mlir::tilec::emitIndices(Location loc, RewriterBase &rewriter, Attribute layout,
     indices.push_back(std::move(index));
   }
   return indices;
+}
+
+Value mlir::tilec::emitLinearIndex(Location loc, RewriterBase &rewriter,
+                                   ArrayRef<Value> index,
+                                   ArrayRef<int64_t> shape) {
+  Value linear;
+  int64_t stride = 1;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    // A dimension of size 1 contributes nothing (its index is always 0).
+    if (shape[d] != 1) {
+      Value term = index[d];
+      if (stride != 1)
+        term = LLVM::MulOp::create(rewriter, loc, term,
+                                   i32Constant(loc, rewriter, stride));
+      linear = linear ? LLVM::AddOp::create(rewriter, loc, linear, term) : term;
+    }
+    stride *= shape[d];
+  }
+  return linear ? linear : i32Constant(loc, rewriter, 0);
 }
 
 Value mlir::tilec::emitOwnerPredicate(Location loc, RewriterBase &rewriter,

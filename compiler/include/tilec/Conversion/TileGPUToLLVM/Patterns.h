@@ -46,6 +46,14 @@ void populateAtomicOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
 void populateDebugOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 
+/// broadcast and expand_dims between lined-up layouts (registers only).
+void populateViewOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
+/// convert_layout, trans and reshape, through the op's shared-memory scratch.
+void populateConvertLayoutOpToLLVMPatterns(
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+
 } // namespace mlir::tilec
 
 #endif // TILEC_CONVERSION_TILEGPUTOLLVM_PATTERNS_H

@@ -46,6 +46,19 @@ SmallVector<SmallVector<Value>> emitIndices(Location loc,
                                             Attribute layout,
                                             ArrayRef<int64_t> shape);
 
+/// The compile-time part of emitIndices: for each element a thread holds (in
+/// register order), its offset along each dimension from the thread's first
+/// element, before wrapping. Two tiles in one layout whose shapes agree along
+/// dimension d hold, in each thread, the same index along d at registers with
+/// equal offsets along d.
+SmallVector<SmallVector<int64_t>> getElemOffsets(Attribute layout,
+                                                 ArrayRef<int64_t> shape);
+
+/// The row-major linear position (i32) of the element at `index` in a tile
+/// of `shape`.
+Value emitLinearIndex(Location loc, RewriterBase &rewriter,
+                      ArrayRef<Value> index, ArrayRef<int64_t> shape);
+
 /// An i1 that is true in the one thread that owns each element of a tile of
 /// `shape` in `layout` (blocked or slice), false in threads that hold
 /// replicas (when the tile is smaller than the layout's CTA tile, or along a

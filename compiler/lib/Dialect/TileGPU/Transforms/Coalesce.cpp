@@ -1,10 +1,13 @@
 //===- Coalesce.cpp - Coalesced, vectorized layouts for memory access -----===//
 //
-// Analysis first: for each tile shape, the widest aligned vector that any
-// load or store of that shape can use along its fastest dimension. Then one
-// rewrite: every tile of that shape takes a blocked layout with that many
-// consecutive elements per thread, so that elementwise producers and
-// consumers of the accesses need no layout conversion.
+// Analysis first: for each blocked layout that loads or stores use, the
+// widest aligned vector that any of those accesses can move along its
+// fastest dimension. Then one rewrite: that layout becomes the default
+// layout of the (largest) accessed shape with that many consecutive elements
+// per thread, everywhere it appears, slices of it included. Tensors that
+// shared a layout still share one, so elementwise producers and consumers of
+// the accesses, broadcasts and expand_dims stay consistent and need no new
+// layout conversion.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +15,7 @@
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUCOALESCE
@@ -23,8 +27,24 @@ using namespace mlir::tilegpu;
 
 namespace {
 
-/// Shapes are keyed by their dimensions.
-using ShapeKey = SmallVector<int64_t, 4>;
+/// What the accesses in one layout allow.
+struct AccessSummary {
+  SmallVector<int64_t> shape; ///< The largest accessed shape.
+  unsigned width = 1;         ///< The widest vector any access can use.
+};
+
+/// `layout` with every blocked layout in it (a slice's parents included)
+/// replaced as `map` says.
+Attribute remapLayout(Attribute layout,
+                      const DenseMap<Attribute, Attribute> &map) {
+  if (auto slice = dyn_cast_or_null<SliceEncodingAttr>(layout)) {
+    Attribute parent = remapLayout(slice.getParent(), map);
+    if (parent == slice.getParent())
+      return layout;
+    return SliceEncodingAttr::get(layout.getContext(), slice.getDim(), parent);
+  }
+  return map.lookup_or(layout, layout);
+}
 
 struct CoalescePass : tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
   void runOnOperation() override {
@@ -38,8 +58,8 @@ struct CoalescePass : tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
     unsigned threadsPerWarp = TileGPUDialect::getThreadsPerWarp(func);
     unsigned threads = numWarps * threadsPerWarp;
 
-    // Analyse: the widest vector per tile shape.
-    std::map<ShapeKey, unsigned> widthPerShape;
+    // Analyse: the widest vector per accessed blocked layout.
+    llvm::MapVector<Attribute, AccessSummary> accesses;
     func.walk([&](Operation *op) {
       Value ptr;
       if (auto load = dyn_cast<tile::LoadOp>(op))
@@ -47,25 +67,29 @@ struct CoalescePass : tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
       else if (auto store = dyn_cast<tile::StoreOp>(op))
         ptr = store.getPtr();
       auto type = ptr ? dyn_cast<RankedTensorType>(ptr.getType()) : nullptr;
-      if (!type)
+      if (!type || !getBlockedEncoding(type))
         return;
       unsigned fastest = type.getRank() - 1;
       int64_t perThread =
           std::max<int64_t>(1, type.getNumElements() / threads);
       unsigned width =
           axisInfo.getVectorWidth(ptr, fastest, std::min<int64_t>(perThread, 16));
-      unsigned &best = widthPerShape[ShapeKey(type.getShape())];
-      best = std::max(best, width);
+      AccessSummary &summary = accesses[type.getEncoding()];
+      if (summary.shape.empty() ||
+          type.getNumElements() > ShapedType::getNumElements(summary.shape))
+        summary.shape.assign(type.getShape().begin(), type.getShape().end());
+      summary.width = std::max(summary.width, width);
     });
 
-    // Mutate: re-lay-out every tile of each such shape.
+    // Mutate: re-lay-out every tile in each such layout.
     MLIRContext *context = &getContext();
+    DenseMap<Attribute, Attribute> map;
+    for (auto &[layout, summary] : accesses)
+      map[layout] = BlockedEncodingAttr::getDefault(
+          context, summary.shape, numWarps, threadsPerWarp, summary.width);
     rewriteTensorEncodings(func, [&](RankedTensorType type) -> Attribute {
-      auto it = widthPerShape.find(ShapeKey(type.getShape()));
-      if (it == widthPerShape.end() || !getBlockedEncoding(type))
-        return {};
-      return BlockedEncodingAttr::getDefault(context, type.getShape(), numWarps,
-                                             threadsPerWarp, it->second);
+      Attribute layout = remapLayout(type.getEncoding(), map);
+      return layout == type.getEncoding() ? Attribute() : layout;
     });
   }
 };

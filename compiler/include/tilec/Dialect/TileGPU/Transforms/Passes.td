@@ -22,6 +22,20 @@ def TileGPUCoalesce : Pass<"tilegpu-coalesce", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TileGPURemoveLayoutConversions
+    : Pass<"tilegpu-remove-layout-conversions", "mlir::ModuleOp"> {
+  let summary = "Remove layout conversions that need not move data";
+  let description = [{
+    Folds chains of `tilegpu.convert_layout` and identity conversions,
+    rematerializes cheap producers (make_range, splat, splat constants,
+    elementwise arith/math, addptr, broadcast, expand_dims) in the layout a
+    conversion targets instead of converting, and sinks conversions through
+    elementwise ops into stores when the other operands can be recomputed in
+    the source layout.
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
 def TestPrintAxisInfo : Pass<"test-print-axis-info", "mlir::ModuleOp"> {
   let summary = "Print the axis-info analysis of every integer and pointer value";
   let description = [{

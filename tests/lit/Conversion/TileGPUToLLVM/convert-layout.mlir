@@ -1,0 +1,45 @@
+// RUN: tile-opt %s -convert-tilegpu-to-llvm | FileCheck %s
+// convert_layout, trans and reshape go through the op's shared-memory
+// scratch: each thread stores its elements at their row-major position in
+// the result, a barrier, then each thread loads what the result layout gives
+// it.
+
+#rows = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+#cols = #tilegpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [0, 1]}>
+#flat = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
+  // CHECK: llvm.mlir.global external @tilegpu_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+  // CHECK-LABEL: llvm.func @convert
+  func.func @convert(%x: tensor<32x32xf32, #rows>) -> tensor<32x32xf32, #cols> attributes {"tilegpu.num-warps" = 1 : i32} {
+    // 32 elements per thread in and out.
+    // CHECK: llvm.mlir.addressof @tilegpu_shared : !llvm.ptr<3>
+    // CHECK-COUNT-32: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+    // CHECK: nvvm.barrier
+    // CHECK-COUNT-32: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+    // CHECK-NOT: nvvm.barrier
+    // CHECK: llvm.return
+    %y = tilegpu.convert_layout %x {tilegpu.scratch_offset = 0 : i64} : tensor<32x32xf32, #rows> -> tensor<32x32xf32, #cols>
+    return %y : tensor<32x32xf32, #cols>
+  }
+  // The transposed element (i, j) goes to position j * 32 + i; the scratch
+  // buffer starts at the op's offset.
+  // CHECK-LABEL: llvm.func @trans
+  func.func @trans(%x: tensor<32x32xi1, #rows>) -> tensor<32x32xi1, #rows> attributes {"tilegpu.num-warps" = 1 : i32} {
+    // CHECK: llvm.getelementptr %{{.*}}[1024] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+    // CHECK: llvm.zext %{{.*}} : i1 to i8
+    // CHECK: llvm.store %{{.*}}, %{{.*}} : i8, !llvm.ptr<3>
+    // CHECK: nvvm.barrier
+    // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i8
+    // CHECK: llvm.trunc %{{.*}} : i8 to i1
+    %y = tile.trans %x {order = array<i32: 1, 0>, tilegpu.scratch_offset = 1024 : i64} : tensor<32x32xi1, #rows> -> tensor<32x32xi1, #rows>
+    return %y : tensor<32x32xi1, #rows>
+  }
+  // CHECK-LABEL: llvm.func @reshape
+  func.func @reshape(%x: tensor<32x32xf16, #rows>) -> tensor<1024xf16, #flat> attributes {"tilegpu.num-warps" = 1 : i32} {
+    // CHECK-COUNT-32: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
+    // CHECK: nvvm.barrier
+    // CHECK-COUNT-32: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
+    %y = tile.reshape %x {tilegpu.scratch_offset = 0 : i64} : tensor<32x32xf16, #rows> -> tensor<1024xf16, #flat>
+    return %y : tensor<1024xf16, #flat>
+  }
+}

@@ -1,0 +1,110 @@
+// RUN: tile-opt %s -split-input-file -tilegpu-remove-layout-conversions | FileCheck %s
+// One function per rule of tilegpu-remove-layout-conversions.
+
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#c = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// convert(convert(x)) -> convert(x); back to the source layout -> x.
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME: (%[[X:.*]]: tensor<512xf32, #blocked>)
+// CHECK-NEXT: %[[C:.*]] = tilegpu.convert_layout %[[X]] : tensor<512xf32, #blocked> -> tensor<512xf32, #blocked1>
+// CHECK-NEXT: return %[[C]], %[[X]]
+func.func @chain(%x: tensor<512xf32, #a>) -> (tensor<512xf32, #c>, tensor<512xf32, #a>) {
+  %0 = tilegpu.convert_layout %x : tensor<512xf32, #a> -> tensor<512xf32, #b>
+  %1 = tilegpu.convert_layout %0 : tensor<512xf32, #b> -> tensor<512xf32, #c>
+  %2 = tilegpu.convert_layout %0 : tensor<512xf32, #b> -> tensor<512xf32, #a>
+  return %1, %2 : tensor<512xf32, #c>, tensor<512xf32, #a>
+}
+
+// A value that cannot be recomputed (a function argument, a load) keeps its
+// conversion.
+// CHECK-LABEL: func.func @kept
+// CHECK: tilegpu.convert_layout
+func.func @kept(%x: tensor<512xf32, #a>) -> tensor<512xf32, #b> {
+  %0 = tilegpu.convert_layout %x : tensor<512xf32, #a> -> tensor<512xf32, #b>
+  return %0 : tensor<512xf32, #b>
+}
+
+// -----
+
+// Rematerialization: make_range, splat, constants and elementwise ops are
+// recomputed in the target layout instead of converted.
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @remat_elementwise
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.make_range {{.*}} : tensor<512xi32, #[[B:blocked[0-9]*]]>
+// CHECK: tile.splat {{.*}} : tensor<512xi32, #[[B]]>
+// CHECK: arith.muli {{.*}} : tensor<512xi32, #[[B]]>
+// CHECK: arith.addi {{.*}} : tensor<512xi32, #[[B]]>
+// CHECK-NOT: tilegpu.convert_layout
+func.func @remat_elementwise(%s: i32) -> tensor<512xi32, #b> {
+  %r = tile.make_range {start = 0 : i32, end = 512 : i32} : tensor<512xi32, #a>
+  %sp = tile.splat %s : tensor<512xi32, #a>
+  %one = arith.constant dense<1> : tensor<512xi32, #a>
+  %m = arith.muli %r, %sp : tensor<512xi32, #a>
+  %o = arith.addi %m, %one : tensor<512xi32, #a>
+  %c = tilegpu.convert_layout %o : tensor<512xi32, #a> -> tensor<512xi32, #b>
+  return %c : tensor<512xi32, #b>
+}
+
+// -----
+
+// Rematerialization through expand_dims and broadcast: the 2-D offsets
+// `offs_m[:, None] * stride + offs_n[None, :]` end up computed in the layout
+// of the access from make_ranges in slices of it.
+#d1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#col = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#d2 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[D2:blocked[0-9]*]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32]
+// CHECK-DAG: #[[S1:slice[0-9]*]] = #tilegpu.slice<{dim = 1, parent = #[[D2]]}>
+// CHECK-DAG: #[[S0:slice[0-9]*]] = #tilegpu.slice<{dim = 0, parent = #[[D2]]}>
+// CHECK-LABEL: func.func @remat_2d
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK-DAG: tile.make_range {{.*}} : tensor<64xi32, #[[S1]]>
+// CHECK-DAG: tile.make_range {{.*}} : tensor<32xi32, #[[S0]]>
+// CHECK: tile.broadcast {{.*}} : tensor<64x1xi32, #[[D2]]> -> tensor<64x32xi32, #[[D2]]>
+// CHECK-NOT: tilegpu.convert_layout
+func.func @remat_2d(%stride: i32) -> tensor<64x32xi32, #d2> {
+  %m = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #d1>
+  %n = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32, #d1>
+  %m1 = tilegpu.convert_layout %m : tensor<64xi32, #d1> -> tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #col}>>
+  %mc = tile.expand_dims %m1 {axis = 1 : i32} : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #col}>> -> tensor<64x1xi32, #col>
+  %s = tile.splat %stride : tensor<64x1xi32, #col>
+  %ms = arith.muli %mc, %s : tensor<64x1xi32, #col>
+  %n1 = tilegpu.convert_layout %n : tensor<32xi32, #d1> -> tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #d2}>>
+  %nr = tile.expand_dims %n1 {axis = 0 : i32} : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #d2}>> -> tensor<1x32xi32, #d2>
+  %msc = tilegpu.convert_layout %ms : tensor<64x1xi32, #col> -> tensor<64x1xi32, #d2>
+  %a = tile.broadcast %msc : tensor<64x1xi32, #d2> -> tensor<64x32xi32, #d2>
+  %b = tile.broadcast %nr : tensor<1x32xi32, #d2> -> tensor<64x32xi32, #d2>
+  %o = arith.addi %a, %b : tensor<64x32xi32, #d2>
+  return %o : tensor<64x32xi32, #d2>
+}
+
+// -----
+
+// Sinking: a reduction's result, converted out of its slice layout and
+// scaled, is stored in the slice layout; the pointers are recomputed there.
+#d1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#d2 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.slice<{dim = 1, parent = #d2}>
+// CHECK-LABEL: func.func @sink_to_store
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: arith.mulf {{.*}} : tensor<64xf32, #[[S:slice[0-9]*]]>
+// CHECK: tile.store {{.*}} : (tensor<64x!tile.ptr<f32>, #[[S]]>, tensor<64xf32, #[[S]]>) -> ()
+func.func @sink_to_store(%x: tensor<64x32xf32, #d2>, %out: !tile.ptr<f32>, %k: f32) {
+  %r = tile.reduce(%x) axis = 1 : (tensor<64x32xf32, #d2>) -> tensor<64xf32, #s> {
+  ^bb0(%l: f32, %rr: f32):
+    %sum = arith.addf %l, %rr : f32
+    tile.reduce.return %sum : f32
+  }
+  %c = tilegpu.convert_layout %r : tensor<64xf32, #s> -> tensor<64xf32, #d1>
+  %ks = tile.splat %k : tensor<64xf32, #d1>
+  %y = arith.mulf %c, %ks : tensor<64xf32, #d1>
+  %offs = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #d1>
+  %ps = tile.splat %out : tensor<64x!tile.ptr<f32>, #d1>
+  %p = tile.addptr %ps, %offs : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xi32, #d1>
+  tile.store %p, %y : (tensor<64x!tile.ptr<f32>, #d1>, tensor<64xf32, #d1>) -> ()
+  return
+}

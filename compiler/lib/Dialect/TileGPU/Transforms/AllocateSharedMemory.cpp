@@ -174,10 +174,13 @@ struct AllocateSharedMemoryPass
         failed = true;
         return;
       }
+      // Unstructured control flow may loop back to any block: then every
+      // scratch op may follow any other.
       ByteRanges pending;
-      if (!func.getBody().empty())
-        for (Block &block : func.getBody())
-          BarrierInserter().visitBlock(block, pending);
+      if (!func.getBody().empty() && !func.getBody().hasOneBlock())
+        collectRanges(func, pending);
+      for (Block &block : func.getBody())
+        BarrierInserter().visitBlock(block, pending);
     });
     if (failed)
       signalPassFailure();

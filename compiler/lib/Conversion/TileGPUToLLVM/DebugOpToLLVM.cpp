@@ -133,10 +133,16 @@ void emitPrintf(Location loc, ConversionPatternRewriter &rewriter,
   } else {
     auto structType = LLVM::LLVMStructType::getLiteral(
         context, llvm::to_vector(args.getTypes()));
-    Value one = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
-                                         rewriter.getI64IntegerAttr(1));
-    buffer = LLVM::AllocaOp::create(rewriter, loc, ptrType, structType, one,
-                                    /*alignment=*/8);
+    // A static stack slot: allocated in the function's entry block.
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(
+          &rewriter.getInsertionBlock()->getParent()->front());
+      Value one = LLVM::ConstantOp::create(
+          rewriter, loc, rewriter.getI64Type(), rewriter.getI64IntegerAttr(1));
+      buffer = LLVM::AllocaOp::create(rewriter, loc, ptrType, structType, one,
+                                      /*alignment=*/8);
+    }
     for (auto [i, arg] : llvm::enumerate(args)) {
       Value field = LLVM::GEPOp::create(
           rewriter, loc, ptrType, structType, buffer,

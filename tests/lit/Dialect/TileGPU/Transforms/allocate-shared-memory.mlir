@@ -92,3 +92,47 @@ func.func @branches(%x: tensor<256xf32, #b4>, %c: i1) -> tensor<256xf32, #b1> {
   %w = tilegpu.convert_layout %z : tensor<256xf32, #b4> -> tensor<256xf32, #b1>
   return %w : tensor<256xf32, #b1>
 }
+
+// -----
+
+#b4 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// Nested loops and a while loop: the inner loop's only scratch op follows
+// itself across both loops' iterations; an existing barrier at the top of a
+// loop body covers the scratch op after it; the while loop's body repeats.
+// CHECK-LABEL: func.func @nested
+func.func @nested(%x: tensor<256xf32, #b4>, %n: index, %c: i1) -> tensor<256xf32, #b4> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK: scf.for
+  // CHECK-NEXT: scf.for
+  // CHECK-NEXT: tile.barrier
+  // CHECK-NEXT: tilegpu.convert_layout
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %n step %c1 {
+      %y = tilegpu.convert_layout %x : tensor<256xf32, #b4> -> tensor<256xf32, #b1>
+    }
+  }
+  // CHECK: scf.for
+  // CHECK-NEXT: tile.barrier
+  // CHECK-NEXT: tilegpu.convert_layout
+  // CHECK-NEXT: {{^ *}}}
+  scf.for %i = %c0 to %n step %c1 {
+    tile.barrier
+    %y = tilegpu.convert_layout %x : tensor<256xf32, #b4> -> tensor<256xf32, #b1>
+  }
+  // CHECK: scf.while
+  // CHECK: scf.condition
+  // CHECK: do
+  // CHECK: tile.barrier
+  // CHECK-NEXT: tilegpu.convert_layout
+  %w = scf.while (%a = %x) : (tensor<256xf32, #b4>) -> tensor<256xf32, #b4> {
+    scf.condition(%c) %a : tensor<256xf32, #b4>
+  } do {
+  ^bb0(%a: tensor<256xf32, #b4>):
+    %y = tilegpu.convert_layout %a : tensor<256xf32, #b4> -> tensor<256xf32, #b1>
+    %z = tilegpu.convert_layout %y : tensor<256xf32, #b1> -> tensor<256xf32, #b4>
+    scf.yield %z : tensor<256xf32, #b4>
+  }
+  return %w : tensor<256xf32, #b4>
+}

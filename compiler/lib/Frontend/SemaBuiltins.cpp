@@ -469,12 +469,28 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
   case B::MultipleOf:
   case B::MaxContiguous: {
     const Type *type = runtimeValue(*args[0]);
-    const ConstValue *values = type ? getConstexpr(*args[1]) : nullptr;
-    if (type && (!values || !(values->isInt() || values->isTuple())))
-      diag.error(args[1]->getLoc(), "the values of '" + calleeName +
-                                        "' must be a constexpr int or tuple of ints");
-    if (!type || !values || !(values->isInt() || values->isTuple()))
+    if (!type)
       return nullptr;
+    // One positive int, or a tuple of them with one entry per dimension.
+    const ConstValue *values = getConstexpr(*args[1]);
+    size_t numEntries = std::max<size_t>(type->getShape().size(), 1);
+    std::vector<ConstValue> entries;
+    if (values && values->isTuple())
+      entries.assign(values->getTuple().begin(), values->getTuple().end());
+    else if (values && values->isInt())
+      entries.assign(numEntries, *values);
+    bool valid = entries.size() == numEntries &&
+                 llvm::all_of(entries, [](const ConstValue &entry) {
+                   return entry.isInt() && entry.getInt() > 0 &&
+                          entry.getInt() <= INT32_MAX;
+                 });
+    if (!valid) {
+      diag.error(args[1]->getLoc(), "the values of '" + calleeName +
+                                        "' must be a positive constexpr int or a tuple "
+                                        "of " + llvm::Twine(numEntries) +
+                                        " of them (one per dimension)");
+      return nullptr;
+    }
     Type resultType = *type;
     return makeCall(loc, builtin, std::move(args), resultType);
   }

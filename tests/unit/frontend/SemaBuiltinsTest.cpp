@@ -214,7 +214,10 @@ INSTANTIATE_TEST_SUITE_P(
                      "pointers"},
         BuiltinError{"y = tl.multiple_of(n, n)",
                      "test.tile:3:27: error: the values of 'tl.multiple_of' must be a "
-                     "constexpr int or tuple of ints"},
+                     "positive constexpr int or a tuple of 1 of them (one per dimension)"},
+        BuiltinError{"y = tl.max_contiguous(tl.arange(0, 8), (8, 8))",
+                     "test.tile:3:44: error: the values of 'tl.max_contiguous' must be a "
+                     "positive constexpr int or a tuple of 1 of them (one per dimension)"},
         BuiltinError{"y = tl.load(x_ptr).to(tl.int64, bitcast=True)",
                      "test.tile:3:9: error: cannot bitcast fp32 to i64: a bitcast needs a "
                      "runtime value of the same bit width"},

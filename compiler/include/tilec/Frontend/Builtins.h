@@ -37,7 +37,43 @@ namespace tilec {
 ///   MultipleOf(input, values), MaxContiguous(input, values)
 ///   Cdiv(x, div), DebugBarrier()
 /// static_assert/static_print and Python's min/max/float/int on constexprs
-/// are evaluated by Sema and never reach the typed tree.
+/// are evaluated by Sema and never reach the typed tree. The normalized
+/// argument lists of the other builtins are documented at the top of
+/// SemaReductions.cpp, SemaShapeOps.cpp, SemaAtomics.cpp and
+/// SemaBlockPointers.cpp.
+///
+/// Semantics follow triton.language 3.x; the differences and the choices
+/// where Triton leaves room (for the language reference):
+///  - `//` and `%` on signed integers truncate toward zero (C semantics, as
+///    Triton: arith.divsi/remsi), not Python's flooring; `%` on floats is
+///    fmod. cdiv(x, d) = (x + d - 1) // d with that division.
+///  - exp/log/sin/... on fp16/bf16 compute in fp32 and round back; on
+///    integers they are an error (Triton: "Expected dtype fp32/fp64");
+///    fp64 transcendental functions are not supported (PTX has no fp64
+///    exp/log/sin; sqrt, abs, floor, ceil and fma on fp64 work).
+///  - maximum/minimum/clamp on floats are maxnumf/minnumf (Triton's default
+///    propagate_nan=NONE: a NaN operand yields the other one); clamp
+///    requires floats, as Triton. `propagate_nan=` is not accepted.
+///  - sum/cumsum of integers narrower than 32 bits accumulate in i32 (u32
+///    for unsigned; i1 counts as signed); sum of fp16 stays fp16; max, min,
+///    argmax, argmin and cumsum promote bf16 to fp32. `dtype=` overrides.
+///  - argmax/argmin return i32; ties pick the smaller index; comparisons
+///    are ordered, so NaNs never win (the result with NaNs is unspecified,
+///    as in Triton). tie_break_left=False and max/min(return_indices=True)
+///    are not supported.
+///  - dot: 2-D only, M, N, K >= 16, both inputs of one type among fp16,
+///    bf16, fp32; accumulates in fp32 (an fp16 `acc` or out_dtype=fp16 is
+///    rounded at the end). input_precision/allow_tf32 are accepted and
+///    ignored: fp32 inputs always multiply in full fp32 ("ieee").
+///  - atomics: acq_rel at GPU scope; sem="acq_rel"/scope="gpu" (or omitted)
+///    are accepted, other values are "not supported yet". No 8-bit atomics;
+///    atomic_and/or/xor/cas need integers.
+///  - load/store: cache_modifier, eviction_policy are accepted and ignored;
+///    volatile=True is not supported.
+///  - block pointers are lowered in the frontend (no pointer-of-tensor
+///    type); see SemaBlockPointers.cpp. padding_option="" leaves
+///    out-of-bounds elements undefined.
+///  - device_print prints the prefix as given (no separator is added).
 enum class Builtin {
   // Indexing.
   ProgramId, NumPrograms, Arange, Cdiv,

@@ -144,7 +144,7 @@ TEST_F(ControlFlowTest, DeviceFunctions) {
       [&](std::size_t I) {
         return std::min(std::max(double(X[I]) * A + 0.25, 0.0), 1.0);
       },
-      1e-7, 1e-6, "clamp01(x * a + 0.25)");
+      1e-6, 1e-5, "clamp01(x * a + 0.25)");
 }
 
 TEST_F(ControlFlowTest, DeviceFunctionReturnsInBranches) {

@@ -154,9 +154,8 @@ ExprPtr Sema::callDeviceFunction(const FunctionDef &def, const CallExpr &call) {
   frames = std::move(savedFrames);
 
   if (diag.getNumErrors() != errorsBefore) {
-    LineColumn position = diag.resolve(loc);
-    diag.note(loc, "in the call at " + position.file + ":" + llvm::Twine(position.line) +
-                       ":" + llvm::Twine(position.column));
+    // The note's position is the call (file:line:col), one per inlining level.
+    diag.note(loc, "in the call to '" + def.getName() + "'");
     return nullptr;
   }
   if (!context.returnValue)

@@ -321,7 +321,7 @@ TEST(DeviceFunctions, ErrorInBodyHasCallNote) {
   Compilation c("def f(x):\n    return x + undefined\n"
                 "@kernel\ndef k(x_ptr: *fp32):\n    tl.store(x_ptr, f(1.0))\n");
   EXPECT_TRUE(c.analyze().empty());
-  EXPECT_NE(c.output().find("test.tile:5:21: note: in the call at test.tile:5:21"),
+  EXPECT_NE(c.output().find("test.tile:5:21: note: in the call to 'f'"),
             std::string::npos)
       << c.output();
 }

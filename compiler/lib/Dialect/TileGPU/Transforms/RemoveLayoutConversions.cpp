@@ -9,17 +9,22 @@
 //    arith/math, addptr, broadcast, expand_dims) from scalars and from values
 //    that already exist in the needed layout, the chain is cloned in the
 //    target layout and the conversion disappears. This makes address
-//    arithmetic such as `offs_m[:, None] * stride + offs_k[None, :]` free;
+//    arithmetic such as `offs_m[:, None] * stride + offs_k[None, :]` free. A
+//    load used only by the conversion is moved into the target layout too
+//    when that replicates it little (`w[None, :]` loaded where it is used);
 //  - sinking (forward): a store, or an elementwise op, one of whose operands
 //    is convert(x) is rewritten in x's layout when its other operands can be
 //    rematerialized there; an elementwise op's result is converted back for
 //    its users, so the conversion moves towards the stores, where it goes
-//    away (a reduction's result stored without leaving its slice layout).
+//    away (a reduction's result stored without leaving its slice layout);
+//  - loop-carried tiles that are converted into their layout every iteration
+//    are carried in the converted value's layout instead.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/DenseMap.h"
@@ -36,6 +41,9 @@ namespace {
 
 /// Most ops one rematerialization may clone.
 constexpr unsigned kMaxRematerializedOps = 64;
+
+/// How many times more elements per thread a moved load may hold.
+constexpr int64_t kMaxLoadReplication = 4;
 
 /// `type` (a ranked tensor) with the layout `layout`.
 RankedTensorType withLayout(Type type, Attribute layout) {
@@ -76,8 +84,14 @@ public:
   /// Whether `value` can be had in `layout` without moving data.
   bool canRematerialize(Value value, Attribute layout) {
     budget = kMaxRematerializedOps;
-    visited.clear();
+    visited = assumed;
     return check(value, layout);
+  }
+
+  /// Lets canRematerialize assume that `value` will be available in
+  /// `layout` (a loop-carried value about to change layout).
+  void assume(Value value, Attribute layout) {
+    assumed.insert({value, layout});
   }
 
   /// `value` in `layout`, cloning its chain (canRematerialize must hold).
@@ -118,9 +132,13 @@ private:
       return false;
     if (auto convert = dyn_cast<ConvertLayoutOp>(op))
       return check(convert.getSrc(), layout);
-    if (!isTileSource(op) && !isCheapElementwise(op) &&
-        !isa<tile::BroadcastOp, tile::ExpandDimsOp>(op))
+    if (auto load = dyn_cast<tile::LoadOp>(op)) {
+      if (!canMoveLoad(load, layout))
+        return false;
+    } else if (!isTileSource(op) && !isCheapElementwise(op) &&
+               !isa<tile::BroadcastOp, tile::ExpandDimsOp>(op)) {
       return false;
+    }
     for (Value operand : op->getOperands())
       if (isa<RankedTensorType>(operand.getType()) &&
           !check(operand, operandLayout(op, layout)))
@@ -128,8 +146,21 @@ private:
     return true;
   }
 
+  /// A load is moved (not copied) to another layout when nothing else uses
+  /// its result and the new layout replicates it at most
+  /// kMaxLoadReplication times as much per thread.
+  static bool canMoveLoad(tile::LoadOp load, Attribute layout) {
+    auto type = dyn_cast<RankedTensorType>(load.getType());
+    if (!type || !load->hasOneUse() || !isDistributedLayout(layout) ||
+        !isDistributedLayout(type.getEncoding()))
+      return false;
+    return getTotalElemsPerThread(layout, type.getShape()) <=
+           kMaxLoadReplication *
+               getTotalElemsPerThread(type.getEncoding(), type.getShape());
+  }
+
   unsigned budget = 0;
-  DenseSet<std::pair<Value, Attribute>> visited;
+  DenseSet<std::pair<Value, Attribute>> visited, assumed;
   DenseMap<std::pair<Value, Attribute>, Value> clones;
 };
 
@@ -210,13 +241,94 @@ struct SinkConvert : RewritePattern {
   }
 };
 
+/// The source layout of a conversion that feeds `value` through a short
+/// chain of cheap ops, other than `current`; null when there is none.
+Attribute findConvertedLayout(Value value, Attribute current,
+                              unsigned depth = 8) {
+  Operation *op = value.getDefiningOp();
+  if (!op || depth == 0)
+    return {};
+  if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
+    Attribute source = getLayout(convert.getSrc().getType());
+    return source != current && isDistributedLayout(source) ? source
+                                                            : Attribute();
+  }
+  if (!isCheapElementwise(op))
+    return {};
+  for (Value operand : op->getOperands())
+    if (isa<RankedTensorType>(operand.getType()))
+      if (Attribute found = findConvertedLayout(operand, current, depth - 1))
+        return found;
+  return {};
+}
+
+/// A loop-carried tile that is converted into its layout every iteration
+/// (an accumulator of reductions: `acc += tl.sum(x, axis=1)`) is carried in
+/// the converted value's layout instead: its initial value and the yielded
+/// value are rematerialized there, and uses that need the old layout get a
+/// conversion (inside the loop only when some use is not part of the
+/// yielded chain).
+struct RelayoutLoopCarried : OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(scf::ForOp loop,
+                                PatternRewriter &rewriter) const override {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!type)
+        continue;
+      Value yielded = yield.getOperand(i);
+      Attribute target = findConvertedLayout(yielded, type.getEncoding());
+      if (!target)
+        continue;
+      Rematerializer remat;
+      remat.assume(arg, target);
+      Value init = loop.getInitArgs()[i];
+      if (!remat.canRematerialize(init, target) ||
+          !remat.canRematerialize(yielded, target))
+        continue;
+      relayout(loop, i, target, remat, rewriter);
+      return success();
+    }
+    return failure();
+  }
+
+  void relayout(scf::ForOp loop, unsigned i, Attribute target,
+                Rematerializer &remat, PatternRewriter &rewriter) const {
+    BlockArgument arg = loop.getRegionIterArgs()[i];
+    OpResult result = loop->getResult(i);
+    Type oldType = arg.getType(), newType = withLayout(oldType, target);
+    rewriter.setInsertionPoint(loop);
+    Value init = remat.rematerialize(loop.getInitArgs()[i], target, rewriter);
+    rewriter.modifyOpInPlace(loop, [&] {
+      loop.getInitArgsMutable()[i].set(init);
+      arg.setType(newType);
+      result.setType(newType);
+    });
+    // Uses of the carried value in the old layout read a conversion of it.
+    rewriter.setInsertionPointToStart(loop.getBody());
+    auto inside = ConvertLayoutOp::create(rewriter, loop.getLoc(), oldType, arg);
+    rewriter.replaceAllUsesExcept(arg, inside, inside);
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    Value yielded = remat.rematerialize(yield.getOperand(i), target, rewriter);
+    rewriter.modifyOpInPlace(
+        yield, [&] { yield.getResultsMutable()[i].set(yielded); });
+    rewriter.setInsertionPointAfter(loop);
+    auto after = ConvertLayoutOp::create(rewriter, loop.getLoc(), oldType,
+                                         result);
+    rewriter.replaceAllUsesExcept(result, after, after);
+  }
+};
+
 struct RemoveLayoutConversionsPass
     : tilegpu::impl::TileGPURemoveLayoutConversionsBase<
           RemoveLayoutConversionsPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
-    patterns.add<FoldConvertChain, RematerializeConvert, SinkConvert>(context);
+    patterns.add<FoldConvertChain, RematerializeConvert, SinkConvert,
+                 RelayoutLoopCarried>(context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

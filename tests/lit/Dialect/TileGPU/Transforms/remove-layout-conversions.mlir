@@ -108,3 +108,75 @@ func.func @sink_to_store(%x: tensor<64x32xf32, #d2>, %out: !tile.ptr<f32>, %k: f
   tile.store %p, %y : (tensor<64x!tile.ptr<f32>, #d1>, tensor<64xf32, #d1>) -> ()
   return
 }
+
+// -----
+
+// A loop-carried accumulator of row sums is carried in the reduction's slice
+// layout: no conversion inside the loop, and the store after it is sunk
+// into the slice layout too.
+#d1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#d2 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.slice<{dim = 1, parent = #d2}>
+// CHECK-LABEL: func.func @loop_carried
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: scf.for {{.*}} -> (tensor<64xf32, #[[S:slice[0-9]*]]>)
+// CHECK: arith.addf {{.*}} : tensor<64xf32, #[[S]]>
+// CHECK: scf.yield {{.*}} : tensor<64xf32, #[[S]]>
+// CHECK: tile.store {{.*}} : (tensor<64x!tile.ptr<f32>, #[[S]]>, tensor<64xf32, #[[S]]>) -> ()
+func.func @loop_carried(%x: tensor<64x32xf32, #d2>, %out: !tile.ptr<f32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.0> : tensor<64xf32, #d1>
+  %acc = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zero) -> (tensor<64xf32, #d1>) {
+    %r = tile.reduce(%x) axis = 1 : (tensor<64x32xf32, #d2>) -> tensor<64xf32, #s> {
+    ^bb0(%l: f32, %rr: f32):
+      %sum = arith.addf %l, %rr : f32
+      tile.reduce.return %sum : f32
+    }
+    %c = tilegpu.convert_layout %r : tensor<64xf32, #s> -> tensor<64xf32, #d1>
+    %next = arith.addf %a, %c : tensor<64xf32, #d1>
+    scf.yield %next : tensor<64xf32, #d1>
+  }
+  %offs = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #d1>
+  %ps = tile.splat %out : tensor<64x!tile.ptr<f32>, #d1>
+  %p = tile.addptr %ps, %offs : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xi32, #d1>
+  tile.store %p, %acc : (tensor<64x!tile.ptr<f32>, #d1>, tensor<64xf32, #d1>) -> ()
+  return
+}
+
+// -----
+
+// A load used only by a conversion into a slice layout (`w[None, :]`) is
+// moved into that layout when it holds at most 4 times as many elements per
+// thread there; otherwise the conversion stays.
+#d1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#d2 = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#wide = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]}>
+#r = #tilegpu.slice<{dim = 0, parent = #d2}>
+#rw = #tilegpu.slice<{dim = 0, parent = #wide}>
+// CHECK-LABEL: func.func @moved_load
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.load {{.*}} -> tensor<128xf32, #[[R:slice[0-9]*]]>
+// CHECK: tile.expand_dims {{.*}} : tensor<128xf32, #[[R]]>
+func.func @moved_load(%w: !tile.ptr<f32>) -> tensor<1x128xf32, #d2> {
+  %offs = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #d1>
+  %ps = tile.splat %w : tensor<128x!tile.ptr<f32>, #d1>
+  %p = tile.addptr %ps, %offs : tensor<128x!tile.ptr<f32>, #d1>, tensor<128xi32, #d1>
+  %v = tile.load %p : (tensor<128x!tile.ptr<f32>, #d1>) -> tensor<128xf32, #d1>
+  %c = tilegpu.convert_layout %v : tensor<128xf32, #d1> -> tensor<128xf32, #r>
+  %e = tile.expand_dims %c {axis = 0 : i32} : tensor<128xf32, #r> -> tensor<1x128xf32, #d2>
+  return %e : tensor<1x128xf32, #d2>
+}
+// In #wide every thread would hold all 128 elements (128 times as many).
+// CHECK-LABEL: func.func @kept_load
+// CHECK: tile.load {{.*}} -> tensor<128xf32, #blocked{{[0-9]*}}>
+// CHECK: tilegpu.convert_layout
+func.func @kept_load(%w: !tile.ptr<f32>) -> tensor<1x128xf32, #wide> {
+  %offs = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #d1>
+  %ps = tile.splat %w : tensor<128x!tile.ptr<f32>, #d1>
+  %p = tile.addptr %ps, %offs : tensor<128x!tile.ptr<f32>, #d1>, tensor<128xi32, #d1>
+  %v = tile.load %p : (tensor<128x!tile.ptr<f32>, #d1>) -> tensor<128xf32, #d1>
+  %c = tilegpu.convert_layout %v : tensor<128xf32, #d1> -> tensor<128xf32, #rw>
+  %e = tile.expand_dims %c {axis = 0 : i32} : tensor<128xf32, #rw> -> tensor<1x128xf32, #wide>
+  return %e : tensor<1x128xf32, #wide>
+}

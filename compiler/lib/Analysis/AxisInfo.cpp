@@ -169,6 +169,25 @@ AxisInfo elementwiseInfo(unsigned rank, ArrayRef<const AxisInfoLattice *> ops) {
   });
 }
 
+/// multiple_of / max_contiguous: what the source is known to be, plus what
+/// the hint promises (divisibility as the largest power of two dividing the
+/// promised multiple; contiguity at most the dimension's size).
+AxisInfo hintInfo(tile::HintOp hint, const AxisInfo &source,
+                  ArrayRef<int64_t> shape) {
+  std::optional<ArrayRef<int64_t>> divisibility = hint.getDivisibility();
+  std::optional<ArrayRef<int64_t>> contiguity = hint.getContiguity();
+  return perDim(source.getRank(), [&](unsigned d) {
+    int64_t contig = source.getContiguity(d);
+    int64_t divisible = source.getDivisibility(d);
+    if (contiguity && d < contiguity->size())
+      contig = std::max(contig, std::min((*contiguity)[d], shape[d]));
+    if (divisibility && d < divisibility->size() && (*divisibility)[d] > 0)
+      divisible = std::max(divisible,
+                           AxisInfo::divisibilityOf((*divisibility)[d]));
+    return std::make_tuple(contig, divisible, source.getConstancy(d));
+  });
+}
+
 class AxisInfoAnalysis
     : public dataflow::SparseForwardDataFlowAnalysis<AxisInfoLattice> {
 public:
@@ -258,6 +277,9 @@ public:
             .Case([&](arith::MulIOp) { return mulInfo(in(0), in(1)); })
             .Case([&](arith::CmpIOp cmp) {
               return cmpInfo(cmp.getPredicate(), in(0), in(1));
+            })
+            .Case([&](tile::HintOp hint) {
+              return hintInfo(hint, in(0), trackedShape(type));
             })
             .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
                   tilegpu::ConvertLayoutOp>([&](Operation *) { return in(0); })

@@ -54,6 +54,22 @@ void populateViewOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
 void populateConvertLayoutOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 
+/// reduce along one axis (shuffles, then scratch across warps).
+void populateReduceOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
+/// scan along one axis (Hillis-Steele through scratch).
+void populateScanOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
+/// dot on the FMA units, operands staged through scratch.
+void populateDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns);
+
+/// hint (multiple_of, max_contiguous): the identity at run time.
+void populateHintOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
 } // namespace mlir::tilec
 
 #endif // TILEC_CONVERSION_TILEGPUTOLLVM_PATTERNS_H

@@ -135,9 +135,11 @@ ExprPtr Sema::callDeviceFunction(const FunctionDef &def, const CallExpr &call) {
   auto savedScope = std::move(scope);
   auto savedVariables = std::move(variables);
   auto savedFrames = std::move(frames);
+  auto savedBlockPointers = std::move(blockPointers);
   scope.clear();
   variables.clear();
   frames.clear();
+  blockPointers.clear();
   FunctionContext context;
   context.def = &def;
   context.callLoc = loc;
@@ -152,6 +154,7 @@ ExprPtr Sema::callDeviceFunction(const FunctionDef &def, const CallExpr &call) {
   scope = std::move(savedScope);
   variables = std::move(savedVariables);
   frames = std::move(savedFrames);
+  blockPointers = std::move(savedBlockPointers);
 
   if (diag.getNumErrors() != errorsBefore) {
     // The note's position is the call (file:line:col), one per inlining level.

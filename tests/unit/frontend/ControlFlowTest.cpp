@@ -208,6 +208,47 @@ TEST(DeviceFunctions, ReturnInConstexprBranch) {
   EXPECT_EQ(returns, 2u);
 }
 
+TEST(ControlFlow, BlockPointersAreCarriedAsParts) {
+  Compilation c("def step(bp, D: tl.constexpr):\n"
+                "    return tl.advance(bp, (0, D))\n"
+                "@kernel\n"
+                "def k(x_ptr: *fp32, R: i32, C: i32):\n"
+                "    bp = tl.make_block_ptr(x_ptr, shape=(R, C), strides=(C, 1), "
+                "offsets=(0, 0), block_shape=(16, 32), order=(1, 0))\n"
+                "    acc = tl.zeros((16, 32), dtype=tl.float32)\n"
+                "    for i in range(tl.cdiv(C, 32)):\n"
+                "        acc += tl.load(bp, boundary_check=(0, 1), padding_option='zero')\n"
+                "        bp = step(bp, 32)\n"
+                "    tl.store(x_ptr, tl.sum(tl.sum(acc, axis=1), axis=0))\n");
+  std::unique_ptr<KernelInstance> kernel;
+  auto *loop = analyzeFirst<RangeForStmt>(c, kernel);
+  ASSERT_NE(loop, nullptr);
+  std::string carried = carriedText(loop->getCarried());
+  EXPECT_NE(carried.find("acc : [16, 32] fp32"), std::string::npos) << carried;
+  EXPECT_NE(carried.find("bp.offset1 : i32"), std::string::npos) << carried;
+  EXPECT_NE(carried.find("bp.base : *fp32"), std::string::npos) << carried;
+}
+
+TEST(ControlFlow, ConstexprConditionsOnStringsAndNone) {
+  for (const char *define : {"sum", "max"}) {
+    Compilation c(kernelWith("if MODE == 'sum' and BIAS is None:\n    r = 1.0\n"
+                             "elif not (BIAS is not None):\n    r = 2.0\n"
+                             "tl.store(x_ptr, r)",
+                             "x_ptr: *fp32, MODE: constexpr = 'sum', BIAS: constexpr = None"));
+    SemaOptions options;
+    options.defines.push_back({"MODE", ConstValue::getString(define)});
+    auto kernels = c.analyze(options);
+    ASSERT_EQ(kernels.size(), 1u) << c.output();
+    EXPECT_EQ(find<RuntimeIfStmt>(kernels[0]->body), nullptr);
+    // r stays a compile-time value: the store's value is a constant.
+    auto &store = llvm::cast<BuiltinCallExpr>(
+        llvm::cast<ExprStmt>(*kernels[0]->body.back()).getExpr());
+    auto *value = llvm::dyn_cast<ConstantExpr>(&store.getArg(1));
+    ASSERT_NE(value, nullptr);
+    EXPECT_EQ(value->getValue().getFloat(), std::string(define) == "sum" ? 1.0 : 2.0);
+  }
+}
+
 struct ControlFlowError {
   const char *source; ///< A whole file.
   const char *message; ///< The exact first diagnostic line.

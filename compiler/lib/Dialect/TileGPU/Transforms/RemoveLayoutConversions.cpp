@@ -6,7 +6,7 @@
 //    away (the op's folder);
 //  - rematerialization (backward): when the converted value is computed by a
 //    short chain of cheap ops (make_range, splat, constants, elementwise
-//    arith/math, addptr, broadcast, expand_dims) from scalars and from values
+//    arith/math, addptr, broadcast, expand_dims, hints) from scalars and values
 //    that already exist in the needed layout, the chain is cloned in the
 //    target layout and the conversion disappears. This makes address
 //    arithmetic such as `offs_m[:, None] * stride + offs_k[None, :]` free. A
@@ -136,7 +136,7 @@ private:
       if (!canMoveLoad(load, layout))
         return false;
     } else if (!isTileSource(op) && !isCheapElementwise(op) &&
-               !isa<tile::BroadcastOp, tile::ExpandDimsOp>(op)) {
+               !isa<tile::BroadcastOp, tile::ExpandDimsOp, tile::HintOp>(op)) {
       return false;
     }
     for (Value operand : op->getOperands())

@@ -39,8 +39,12 @@ ExprPtr Sema::typeAtomic(Builtin builtin, SourceLoc loc, llvm::StringRef calleeN
   ScalarKind elem = ptrType.getElement();
   bool bitwise = builtin == Builtin::AtomicAnd || builtin == Builtin::AtomicOr ||
                  builtin == Builtin::AtomicXor;
-  if (elem == ScalarKind::I1 || getBitWidth(elem) < 16 ||
-      (isFloat(elem) && (bitwise || isCas))) {
+  // GPU atomics: 32/64-bit integers and floats; fp16/bf16 only for add.
+  bool supported = getBitWidth(elem) >= 32 ? !(isFloat(elem) && (bitwise || isCas))
+                                           : (elem == ScalarKind::F16 ||
+                                              elem == ScalarKind::BF16) &&
+                                                 builtin == Builtin::AtomicAdd;
+  if (!supported) {
     diag.error(args[0]->getLoc(), "'" + calleeName + "' does not support " +
                                       ptrType.str() + " pointers");
     return nullptr;

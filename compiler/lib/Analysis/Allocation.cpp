@@ -49,6 +49,24 @@ static int64_t atomicBytes(Value ptr) {
   return isa<RankedTensorType>(ptr.getType()) ? 0 : 8;
 }
 
+/// False when the warps of the source's blocked layout do not split the
+/// reduced axis (at most one warp holds distinct elements along it), so the
+/// lowering combines within warps only and needs no scratch; true otherwise.
+static bool reducesAcrossWarps(tile::ReduceOp reduce) {
+  auto srcType = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
+  tilegpu::BlockedEncodingAttr layout = tilegpu::getBlockedEncoding(srcType);
+  if (!layout)
+    return true;
+  unsigned axis = reduce.getAxis();
+  int64_t perThread = layout.getSizePerThread()[axis];
+  int64_t lanes = layout.getThreadsPerWarp()[axis];
+  int64_t warps = layout.getWarpsPerCTA()[axis];
+  int64_t distinctWarps = std::min<int64_t>(
+      warps,
+      std::max<int64_t>(1, srcType.getShape()[axis] / (perThread * lanes)));
+  return distinctWarps > 1;
+}
+
 int64_t mlir::tilec::getScratchBytes(Operation *op) {
   int64_t bytes =
       llvm::TypeSwitch<Operation *, int64_t>(op)
@@ -61,7 +79,9 @@ int64_t mlir::tilec::getScratchBytes(Operation *op) {
           .Case([](tile::ReshapeOp reshape) {
             return tileBytes(reshape.getSrc());
           })
-          .Case([](tile::ReduceOp reduce) {
+          .Case([](tile::ReduceOp reduce) -> int64_t {
+            if (!reducesAcrossWarps(reduce))
+              return 0;
             int64_t numWarps = tilegpu::TileGPUDialect::getNumWarps(reduce);
             int64_t total = 0;
             for (auto [src, result] :

@@ -81,3 +81,27 @@ func.func @none(%x: tensor<256xf32>) {
   %y = arith.addf %x, %x : tensor<256xf32>
   return
 }
+
+// -----
+
+// A reduction whose axis no two warps split combines within warps and needs
+// no scratch; one whose axis the warps split does.
+#rows = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// expected-remark @+1 {{shared bytes = 512}}
+func.func @warps(%x: tensor<16x32xf32, #rows>) attributes {"tilegpu.num-warps" = 4 : i32} {
+  // Axis 1: 4 per thread * 8 lanes cover the 32 columns in one warp.
+  %r = tile.reduce(%x) axis = 1 : (tensor<16x32xf32, #rows>) -> tensor<16xf32, #tilegpu.slice<{dim = 1, parent = #rows}>> {
+  ^bb0(%l: f32, %rr: f32):
+    %sum = arith.addf %l, %rr : f32
+    tile.reduce.return %sum : f32
+  }
+  // Axis 0: 4 lanes * 4 warps split the 16 rows: 32 results * 4 bytes *
+  // 4 warps.
+  // expected-remark @+1 {{scratch offset = 0, bytes = 512, lifetime}}
+  %c = tile.reduce(%x) axis = 0 : (tensor<16x32xf32, #rows>) -> tensor<32xf32, #tilegpu.slice<{dim = 0, parent = #rows}>> {
+  ^bb0(%l: f32, %rr: f32):
+    %sum = arith.addf %l, %rr : f32
+    tile.reduce.return %sum : f32
+  }
+  return
+}

@@ -39,7 +39,10 @@ int64_t getElementBytes(Type type);
 ///  - tilegpu.convert_layout, tile.trans, tile.reshape: every element of the
 ///    source (convert_layout: 0 when source and result types are equal);
 ///  - tile.reduce: per source, elemBytes * max(1, elements of its result) *
-///    num_warps;
+///    num_warps; 0 when the source has a blocked layout whose warps do not
+///    split the axis (min(warpsPerCTA[axis], max(1, shape[axis] /
+///    (sizePerThread[axis] * threadsPerWarp[axis]))) == 1), where the
+///    lowering combines within warps only;
 ///  - tile.scan: every element of every source;
 ///  - tile.dot: the elements of a and b, at a's element size;
 ///  - tile.atomic_rmw / tile.atomic_cas: 8 on a scalar pointer, 0 on tiles.

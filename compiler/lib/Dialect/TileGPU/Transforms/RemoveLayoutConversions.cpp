@@ -329,8 +329,9 @@ struct RemoveLayoutConversionsPass
     RewritePatternSet patterns(context);
     patterns.add<FoldConvertChain, RematerializeConvert, SinkConvert,
                  RelayoutLoopCarried>(context);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+    // Every rewrite leaves valid IR, so stopping at the driver's iteration
+    // limit only leaves some conversions in place; it is not an error.
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
   }
 };
 

@@ -16,7 +16,7 @@ public:
   void printExpr(const Expr &expr, unsigned indent, llvm::StringRef label = "");
   void printStmt(const Stmt &stmt, unsigned indent);
   void printBlock(llvm::StringRef title, const Block &block, unsigned indent);
-  /// `title: a : fp32 b : [64] fp32` (loop-carried values, if results).
+  /// `title: a : fp32, b : [64] fp32` (loop-carried values, if results).
   void printCarried(llvm::StringRef title, llvm::ArrayRef<CarriedVar> carried,
                     unsigned indent);
   void printFunction(const FunctionDef &function, unsigned indent);
@@ -262,9 +262,10 @@ void Printer::printCarried(llvm::StringRef title, llvm::ArrayRef<CarriedVar> car
                            unsigned indent) {
   if (carried.empty())
     return;
-  llvm::raw_ostream &out = line(indent) << title << ":";
-  for (const CarriedVar &var : carried)
-    out << " " << var.var->getName() << " : " << var.type.str();
+  llvm::raw_ostream &out = line(indent) << title << ": ";
+  llvm::interleaveComma(carried, out, [&](const CarriedVar &var) {
+    out << var.var->getName() << " : " << var.type.str();
+  });
   out << "\n";
 }
 

@@ -7,7 +7,8 @@
 //   Cumsum(input, axis, reverse)
 //   Dot(a, b, acc)                          acc: fp32 [M, N], always present
 // Promotions follow triton.language 3.x: sum/cumsum of integers narrower
-// than 32 bits accumulate in (u)i32; max/min/argmax/argmin/cumsum promote
+// than 32 bits accumulate in (u)i32; max/min widen anything narrower than
+// 32 bits (fp16 -> fp32, i8/u8/i16/i1 -> i32); argmax/argmin/cumsum promote
 // bf16 to fp32; `dtype=` picks the accumulation type explicitly.
 //
 //===----------------------------------------------------------------------===//
@@ -111,6 +112,9 @@ ExprPtr Sema::typeReduction(Builtin builtin, SourceLoc loc, llvm::StringRef call
     }
     if (elem == ScalarKind::BF16)
       elem = ScalarKind::F32;
+    // Triton's max/min (not argmax/argmin) widen narrow types to 32 bits.
+    if (!isArg && getBitWidth(elem) < 32)
+      elem = isFloat(elem) ? ScalarKind::F32 : ScalarKind::I32;
   }
   ExprPtr input = coerce(std::move(args[0]), elem, shape);
   if (!input)

@@ -55,8 +55,10 @@ namespace tilec {
 ///    propagate_nan=NONE: a NaN operand yields the other one); clamp
 ///    requires floats, as Triton. `propagate_nan=` is not accepted.
 ///  - sum/cumsum of integers narrower than 32 bits accumulate in i32 (u32
-///    for unsigned; i1 counts as signed); sum of fp16 stays fp16; max, min,
-///    argmax, argmin and cumsum promote bf16 to fp32. `dtype=` overrides.
+///    for unsigned; i1 counts as signed); sum of fp16 stays fp16; max and
+///    min widen types narrower than 32 bits (fp16/bf16 -> fp32, small
+///    integers -> i32), argmax, argmin and cumsum promote bf16 to fp32.
+///    `dtype=` overrides.
 ///  - argmax/argmin return i32; ties pick the smaller index; comparisons
 ///    are ordered, so NaNs never win (the result with NaNs is unspecified,
 ///    as in Triton). tie_break_left=False and max/min(return_indices=True)

@@ -495,19 +495,35 @@ void Sema::analyzeIf(const IfStmt &stmt) {
 ExprPtr Sema::analyzeRuntimeIfExpr(const IfExpr &expr, ExprPtr cond) {
   if (!(cond = toCondition(std::move(cond), "a conditional expression")))
     return nullptr;
-  // Both sides are evaluated (they are expressions without side effects in
-  // the language), then selected: arith.select, as `tl.where` on scalars.
-  ExprPtr operands[2];
-  operands[0] = analyzeExpr(expr.getThen());
-  operands[1] = operands[0] ? analyzeExpr(expr.getElse()) : nullptr;
-  if (!operands[1])
+  // As in Triton, only the taken side is evaluated: an scf.if whose result
+  // is the value (so a load on the other side never runs).
+  Block blocks[2];
+  ExprPtr values[2];
+  Block *outer = out;
+  if (function)
+    ++function->runtimeDepth;
+  out = &blocks[0];
+  values[0] = analyzeExpr(expr.getThen());
+  out = &blocks[1];
+  values[1] = values[0] ? analyzeExpr(expr.getElse()) : nullptr;
+  out = outer;
+  if (function)
+    --function->runtimeDepth;
+  if (!values[1] || !unify(values, expr.getLoc(), "if-else"))
     return nullptr;
-  if (!unify(operands, expr.getLoc(), "if-else"))
-    return nullptr;
-  Type type = operands[0]->getType();
-  std::vector<ExprPtr> args;
-  args.push_back(broadcast(std::move(cond), type.getShape()));
-  args.push_back(std::move(operands[0]));
-  args.push_back(std::move(operands[1]));
-  return makeCall(expr.getLoc(), Builtin::Where, std::move(args), type);
+  Type type = values[0]->getType();
+  Variable *result = kernel->createVariable("if.value", expr.getLoc());
+  for (size_t i = 0; i < 2; ++i) {
+    auto target = std::make_unique<NameExpr>(expr.getLoc(), "if.value", result);
+    target->setType(type);
+    blocks[i].push_back(std::make_unique<AssignStmt>(expr.getLoc(), std::move(target),
+                                                     std::move(values[i])));
+  }
+  std::vector<CarriedVar> results{CarriedVar{result, type}};
+  out->push_back(std::make_unique<RuntimeIfStmt>(expr.getLoc(), std::move(cond),
+                                                 std::move(results), std::move(blocks[0]),
+                                                 std::move(blocks[1])));
+  auto value = std::make_unique<NameExpr>(expr.getLoc(), "if.value", result);
+  value->setType(type);
+  return value;
 }

@@ -54,7 +54,8 @@ public:
   void analyzeWhile(const WhileStmt &stmt);
   void analyzeIf(const IfStmt &stmt);
   void analyzeReturn(const ReturnStmt &stmt);
-  /// `x if c else y` with a runtime scalar `c` (both sides are evaluated).
+  /// `x if c else y` with a runtime scalar `c`: a RuntimeIfStmt that
+  /// evaluates only the taken side; returns its result variable.
   ExprPtr analyzeRuntimeIfExpr(const IfExpr &expr, ExprPtr cond);
 
   //===--- Device functions (SemaFunctions.cpp) -------------------------===//

@@ -143,12 +143,19 @@ TEST(ControlFlow, ConstexprIfTakesOneBranch) {
 }
 
 TEST(ControlFlow, RuntimeConditionalExpression) {
-  Compilation c(kernelWith("x = 1.0 if n > 2 else 2.0\ntl.store(x_ptr, x)"));
-  auto kernel = analyzeOne(c);
-  ASSERT_TRUE(kernel);
+  // Only the taken side runs (as in Triton): an if with one result.
+  Compilation c(kernelWith("x = tl.load(x_ptr) if n > 2 else 2\ntl.store(x_ptr, x)"));
+  std::unique_ptr<KernelInstance> kernel;
+  auto *ifStmt = analyzeFirst<RuntimeIfStmt>(c, kernel);
+  ASSERT_NE(ifStmt, nullptr);
+  EXPECT_EQ(carriedText(ifStmt->getResults()), "if.value : fp32");
   EXPECT_EQ(typeOf(*kernel, "x"), "fp32");
-  auto &select = llvm::cast<BuiltinCallExpr>(findAssign(*kernel, "x")->getValue());
-  EXPECT_EQ(select.getBuiltin(), Builtin::Where);
+  ASSERT_EQ(ifStmt->getThen().size(), 1u);
+  auto &load = llvm::cast<AssignStmt>(*ifStmt->getThen()[0]).getValue();
+  EXPECT_EQ(llvm::cast<BuiltinCallExpr>(load).getBuiltin(), Builtin::Load);
+  ASSERT_EQ(ifStmt->getElse().size(), 1u);
+  EXPECT_TRUE(llvm::isa<ConstantExpr>(
+      llvm::cast<AssignStmt>(*ifStmt->getElse()[0]).getValue()));
 }
 
 TEST(ControlFlow, SwapReadsBothValuesFirst) {

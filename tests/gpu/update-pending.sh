@@ -5,6 +5,10 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tilec=${1:-$here/../../build/bin/tilec}
+if ! "$tilec" --version >/dev/null 2>&1; then
+  echo "$tilec does not run (being rebuilt?); PENDING left as it is" >&2
+  exit 1
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 out=$here/kernels/PENDING
@@ -17,7 +21,8 @@ out=$here/kernels/PENDING
     eval "args=($flags)"
     if ! "$tilec" "$here/kernels/$file.tile" --kernel "$kernel" "${args[@]}" \
         -o "$tmp/$ptx.ptx" >"$tmp/log" 2>&1; then
-      echo "$ptx  # $(grep -m1 'error:' "$tmp/log" | sed 's/.*error: //')"
+      reason=$(grep -m1 'error:' "$tmp/log" | sed 's/.*error: //')
+      echo "$ptx  # ${reason:-$(head -c 200 "$tmp/log")}"
     fi
   done <"$here/kernels/KERNELS"
 } >"$out.new"

@@ -7,7 +7,9 @@
 // used, thread 0 passes it to the other threads through 8 bytes of scratch
 // shared memory. Float max/min use two integer atomics chosen by the sign of
 // the operand, as Triton does: signed max for non-negative values and
-// unsigned min for negative ones (and the reverse for min).
+// unsigned min for negative ones (and the reverse for min). 16-bit kinds
+// without a PTX instruction (bf16 add, f16/bf16 max/min, exchange) are
+// compare-and-swap loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,11 +31,29 @@ constexpr StringLiteral kAtomPrefix = "atom.acq_rel.gpu.global";
 
 /// The PTX of one element's atomic, without the common prefix: `op` (e.g.
 /// `add.f32`), or for float max/min `op` on non-negative operands and
-/// `negOp` on negative ones.
+/// `negOp` on negative ones. What PTX has no 16-bit atomic for (bf16 add,
+/// f16/bf16 max and min, 16-bit exchange) is a compare-and-swap loop whose
+/// `casUpdate` computes %new from the current value %cur and the operand $2.
 struct AtomPlan {
-  std::string op, negOp;
+  std::string op, negOp, casUpdate;
   unsigned bits = 32; ///< Register width of the value.
 };
+
+/// PTX that sets the b16 register %new to `f32Op`(%cur, $2) for 16-bit
+/// floats (computed in f32).
+std::string casFloatUpdate(Type type, StringRef f32Op) {
+  std::string widen, narrow;
+  if (type.isBF16()) {
+    // bf16 is the high half of an f32.
+    widen = "mov.b32 %ia, {%zero, %cur};\nmov.b32 %ib, {%zero, $2};\n"
+            "mov.b32 %fa, %ia;\nmov.b32 %fb, %ib;\n";
+    narrow = "cvt.rn.bf16.f32 %new, %fa;\n";
+  } else {
+    widen = "cvt.f32.f16 %fa, %cur;\ncvt.f32.f16 %fb, $2;\n";
+    narrow = "cvt.rn.f16.f32 %new, %fa;\n";
+  }
+  return widen + f32Op.str() + " %fa, %fa, %fb;\n" + narrow;
+}
 
 /// PTX register constraint for a value of `bits` bits.
 StringRef constraintFor(unsigned bits) {
@@ -53,7 +73,22 @@ FailureOr<AtomPlan> planRMW(tile::RMWKind kind, Type type, std::string &why) {
   };
   if (bits != 16 && bits != 32 && bits != 64)
     return unsupported();
-  if (bits == 16 && !(kind == tile::RMWKind::Add && type.isF16()))
+  if (bits == 16 && kind == tile::RMWKind::Xchg) {
+    plan.casUpdate = "mov.b16 %new, $2;\n";
+    return plan;
+  }
+  if (bits == 16 && isFloat && kind != tile::RMWKind::Add) {
+    if (kind != tile::RMWKind::Max && kind != tile::RMWKind::Min)
+      return unsupported();
+    plan.casUpdate = casFloatUpdate(
+        type, kind == tile::RMWKind::Max ? "max.f32" : "min.f32");
+    return plan;
+  }
+  if (bits == 16 && type.isBF16()) {
+    plan.casUpdate = casFloatUpdate(type, "add.f32");
+    return plan;
+  }
+  if (bits == 16 && !type.isF16())
     return unsupported();
   std::string op;
   switch (kind) {
@@ -117,7 +152,17 @@ Value emitAtom(Location loc, RewriterBase &rewriter, const AtomPlan &plan,
   auto atom = [&](StringRef guard, StringRef op) {
     text += (guard + kAtomPrefix + "." + op + args + ";\n").str();
   };
-  if (plan.negOp.empty()) {
+  if (!plan.casUpdate.empty()) {
+    // Read, compute, and swap in until no other thread came in between.
+    text += ".reg .pred %again;\n.reg .b16 %cur, %new, %zero;\n"
+            ".reg .b32 %ia, %ib;\n.reg .f32 %fa, %fb;\nmov.b16 %zero, 0;\n";
+    if (pred)
+      text += llvm::formatv("@!${0} bra DONE_${{:uid};\n", predIndex).str();
+    text += "ld.global.b16 %cur, [ $1 ];\nLOOP_${:uid}:\n" + plan.casUpdate;
+    text += (kAtomPrefix + ".cas.b16 $0, [ $1 ], %cur, %new;\n").str();
+    text += "setp.ne.b16 %again, $0, %cur;\nmov.b16 %cur, $0;\n"
+            "@%again bra LOOP_${:uid};\nDONE_${:uid}:\n";
+  } else if (plan.negOp.empty()) {
     atom(pred ? llvm::formatv("@${0} ", predIndex).str() : "", plan.op);
   } else {
     // The sign of the operand ($2) picks the instruction.

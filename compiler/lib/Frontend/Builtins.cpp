@@ -58,6 +58,7 @@ std::vector<BuiltinInfo> buildTable() {
   add(B::BroadcastTo, "broadcast_to", {req("input"), req("shape")},
       Method | Variadic);
   add(B::Permute, "permute", {req("input"), req("dims")}, Method | Variadic);
+  add(B::BroadcastPair, "broadcast", {req("input"), req("other")}, Method);
   for (auto [kind, name] :
        {std::pair{B::Exp, "exp"}, {B::Exp2, "exp2"}, {B::Log, "log"},
         {B::Log2, "log2"}, {B::Sqrt, "sqrt"}, {B::Rsqrt, "rsqrt"},

@@ -423,6 +423,33 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
   }
   case B::ExpandDims: {
     const Type *type = runtimeValue(*args[0]);
+    const ConstValue *axes = type ? getConstexpr(*args[1]) : nullptr;
+    if (axes && axes->isTuple()) { // Several axes of the result, as Triton.
+      int64_t resultRank = type->getShape().size() + axes->getTuple().size();
+      std::vector<int64_t> normalized;
+      for (const ConstValue &axis : axes->getTuple()) {
+        int64_t value = axis.isInt() ? axis.getInt() : resultRank;
+        if (value < 0)
+          value += resultRank;
+        if (value < 0 || value >= resultRank || llvm::is_contained(normalized, value)) {
+          diag.error(args[1]->getLoc(), "the axes " + axes->str() + " of expand_dims "
+                                        "are not distinct axes of a tile of rank " +
+                                            llvm::Twine(resultRank));
+          return nullptr;
+        }
+        normalized.push_back(value);
+      }
+      llvm::sort(normalized);
+      ExprPtr result = std::move(args[0]);
+      for (int64_t axis : normalized) {
+        std::vector<ExprPtr> one;
+        one.push_back(std::move(result));
+        one.push_back(makeConstant(args[1]->getLoc(), ConstValue::getInt(axis)));
+        if (!(result = typeBuiltin(builtin, loc, calleeName, std::move(one))))
+          return nullptr;
+      }
+      return result;
+    }
     std::optional<int64_t> axis = type ? requireConstInt(*args[1], "the axis")
                                        : std::nullopt;
     if (!axis)
@@ -439,6 +466,24 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
     Type resultType = type->withShape(shape);
     args[1] = makeConstant(args[1]->getLoc(), ConstValue::getInt(normalized));
     return makeCall(loc, builtin, std::move(args), resultType);
+  }
+  case B::BroadcastPair: { // broadcast(a, b): both to their common shape.
+    const Type *a = runtimeValue(*args[0]);
+    const Type *b = a ? runtimeValue(*args[1]) : nullptr;
+    if (!b)
+      return nullptr;
+    std::optional<Shape> shape = broadcastShapes(a->getShape(), b->getShape());
+    if (!shape) {
+      diag.error(loc, "incompatible shapes for 'broadcast': " +
+                          formatShape(a->getShape()) + " and " + formatShape(b->getShape()));
+      return nullptr;
+    }
+    std::vector<ExprPtr> pair;
+    for (ExprPtr &arg : args)
+      pair.push_back(broadcast(std::move(arg), *shape));
+    auto tuple = std::make_unique<TupleExpr>(loc, std::move(pair), /*list=*/false);
+    tuple->setType(Type::getVoid());
+    return tuple;
   }
   case B::BroadcastTo: {
     if (args.size() > 2) { // broadcast_to(x, 64, 32) means (64, 32).

@@ -81,6 +81,8 @@ INSTANTIATE_TEST_SUITE_P(
                "[8, 2, 4] fp32"},
         Typing{"y = tl.zeros((16, 64), tl.float32).T", "[64, 16] fp32"},
         Typing{"y = tl.expand_dims(x, -1)", "[32, 1] fp32"},
+        Typing{"y = tl.expand_dims(x, (0, -1))", "[1, 32, 1] fp32"},
+        Typing{"a, y = tl.broadcast(x[None, :], i[:, None])", "[32, 32] i32"},
         Typing{"y = tl.broadcast_to(x[None, :], (4, 32))", "[4, 32] fp32"},
         // Reductions.
         Typing{"y = tl.sum(m, axis=0)", "[32] fp32"},

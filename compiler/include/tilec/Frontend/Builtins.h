@@ -84,7 +84,7 @@ enum class Builtin {
   // Memory.
   Load, Store, MakeBlockPtr, Advance,
   // Shape.
-  Reshape, Trans, ExpandDims, BroadcastTo, Permute,
+  Reshape, Trans, ExpandDims, BroadcastTo, Permute, BroadcastPair,
   // Math.
   Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Sin, Cos, Tanh, Abs, Floor, Ceil,
   Sigmoid, Erf, Fma, Maximum, Minimum, Where, Clamp,

@@ -126,7 +126,7 @@ TEST_F(AtomicTest, CompareAndSwap) {
 TEST_F(AtomicTest, ScalarCountersOncePerProgram) {
   tile::Kernel K = kernel("atomic_counters", "k_counters");
   const unsigned Programs = 1000;
-  auto DCounter = upload(std::vector<I32>{0, -1, 1 << 30});
+  auto DCounter = upload(std::vector<I32>{0, -1, 1 << 30, 0});
   auto DTickets = poisoned<I32>(Programs);
   auto DCas = upload(std::vector<I32>{0});
   auto DXchg = poisoned<I32>(Programs);
@@ -137,6 +137,7 @@ TEST_F(AtomicTest, ScalarCountersOncePerProgram) {
   EXPECT_EQ(Counter[0], I32(Programs)) << "atomic_add once per program";
   EXPECT_EQ(Counter[1], I32(Programs - 1)) << "scalar atomic_max";
   EXPECT_EQ(Counter[2], 0) << "scalar atomic_min";
+  EXPECT_EQ(Counter[3], I32(Programs / 2)) << "masked scalar atomic_add";
   EXPECT_EQ(DCas.toHost()[0], I32(Programs)) << "CAS increment loop";
   std::vector<I32> Tickets = DTickets.toHost();
   std::sort(Tickets.begin(), Tickets.end());

@@ -1,0 +1,290 @@
+//===- harness.cpp - Runs lowered reduce/scan/dot on the CPU --------------===//
+//
+// The functions of kernels.mlir, lowered to LLVM and made host-runnable by
+// rewrite.py, run in 128 POSIX threads (one per GPU thread of 4 warps):
+// tid.x, shfl.sync.bfly and bar.sync are emulated with a barrier and a
+// shared array. Each thread's inputs are the elements its layout gives it,
+// and each of its result registers is checked against a reference computed
+// here, so both the index math and the cross-thread steps are tested.
+//
+//===----------------------------------------------------------------------===//
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <pthread.h>
+#include <vector>
+extern "C" {
+alignas(16) char tilegpu_shared[1 << 17];
+}
+static pthread_barrier_t bar;
+static thread_local int myTid;
+static int shflBuf[128];
+extern "C" int sim_tid() { return myTid; }
+extern "C" void sim_bar(int) { pthread_barrier_wait(&bar); }
+extern "C" int sim_shfl(int, int v, int off, int) {
+  pthread_barrier_wait(&bar);
+  shflBuf[myTid] = v;
+  pthread_barrier_wait(&bar);
+  int lane = myTid % 32, warp = myTid / 32;
+  int r = shflBuf[warp * 32 + (lane ^ off)];
+  pthread_barrier_wait(&bar);
+  return r;
+}
+struct Blocked {
+  std::vector<int> spt, tpw, wpc, order;
+};
+// Index of every register of thread t for a tile of `shape` (independent
+// model).
+static std::vector<std::vector<int>> regs(const Blocked &L,
+                                          std::vector<int> shape, int t) {
+  int rank = shape.size();
+  std::vector<int> lane(rank), warp(rank), base(rank), per(rank), reps(rank),
+      cta(rank);
+  int l = t % 32, w = t / 32;
+  for (int d : L.order) {
+    lane[d] = l % L.tpw[d];
+    l /= L.tpw[d];
+    warp[d] = w % L.wpc[d];
+    w /= L.wpc[d];
+  }
+  int inTile = 1, total = 1;
+  for (int d = 0; d < rank; ++d) {
+    cta[d] = L.spt[d] * L.tpw[d] * L.wpc[d];
+    base[d] = (warp[d] * L.tpw[d] + lane[d]) * L.spt[d];
+    per[d] = std::min(L.spt[d], shape[d]);
+    reps[d] = std::max(1, shape[d] / cta[d]);
+    inTile *= per[d];
+    total *= per[d] * reps[d];
+  }
+  std::vector<std::vector<int>> out;
+  for (int e = 0; e < total; ++e) {
+    int k = e % inTile, rep = e / inTile;
+    std::vector<int> idx(rank);
+    for (int d : L.order) {
+      int off = (rep % reps[d]) * cta[d] + k % per[d];
+      k /= per[d];
+      rep /= reps[d];
+      idx[d] = (base[d] + off) % shape[d];
+    }
+    out.push_back(idx);
+  }
+  return out;
+}
+extern "C" void w_rows(float *, float *);
+extern "C" void w_cols(float *, float *);
+extern "C" void w_small(float *, float *);
+extern "C" void w_total(float *, float *);
+extern "C" void w_total16(float *, float *);
+extern "C" void w_scan(float *, float *);
+extern "C" void w_rscan(float *, float *);
+extern "C" void w_dot(float *, float *, float *, float *);
+static void runThreads(std::function<void(int)> body) {
+  pthread_barrier_init(&bar, nullptr, 128);
+  std::vector<pthread_t> th(128);
+  static std::function<void(int)> *B;
+  B = &body;
+  for (long t = 0; t < 128; ++t)
+    pthread_create(
+        &th[t], nullptr,
+        [](void *a) -> void * {
+          myTid = (long)a;
+          (*B)(myTid);
+          return nullptr;
+        },
+        (void *)t);
+  for (auto &x : th)
+    pthread_join(x, nullptr);
+  pthread_barrier_destroy(&bar);
+}
+static int failures = 0;
+static void check(const char *what, float got, double want, int t, int r) {
+  if (std::fabs(got - want) > 1e-3 * std::max(1.0, std::fabs(want))) {
+    if (failures++ < 10)
+      printf("%s: thread %d reg %d got %f want %f\n", what, t, r, got, want);
+  }
+}
+extern "C" void w_argmax(float *, int *, int *);
+extern "C" void w_lsum(long *, long *);
+extern "C" void w_hdot(_Float16 *, _Float16 *, float *, float *);
+int main() {
+  Blocked b{{1, 4}, {4, 8}, {2, 2}, {1, 0}}, l{{2}, {32}, {4}, {0}};
+  std::vector<float> X(32 * 64), Bm(64 * 64), C(32 * 64);
+  for (int i = 0; i < 32 * 64; ++i) {
+    X[i] = (rand() % 1000) / 100.0f - 5;
+    C[i] = (rand() % 100) / 10.0f;
+  }
+  for (int i = 0; i < 64 * 64; ++i)
+    Bm[i] = (rand() % 1000) / 100.0f - 5;
+  auto in2 = [&](const std::vector<float> &M, std::vector<int> shape, int t) {
+    std::vector<float> v;
+    for (auto &ix : regs(b, shape, t))
+      v.push_back(M[ix[0] * shape[1] + ix[1]]);
+    return v;
+  };
+  // rows: sum over axis 1 -> slice(dim 1): parent shape [32, 1].
+  runThreads([&](int t) {
+    auto in = in2(X, {32, 64}, t);
+    float out[64];
+    w_rows(in.data(), out);
+    auto rr = regs(b, {32, 1}, t);
+    for (size_t r = 0; r < rr.size(); ++r) {
+      double s = 0;
+      for (int j = 0; j < 64; ++j)
+        s += X[rr[r][0] * 64 + j];
+      check("rows", out[r], s, t, r);
+    }
+  });
+  runThreads([&](int t) {
+    auto in = in2(X, {32, 64}, t);
+    float out[64];
+    w_cols(in.data(), out);
+    auto rr = regs(b, {1, 64}, t);
+    for (size_t r = 0; r < rr.size(); ++r) {
+      double s = 0;
+      for (int i = 0; i < 32; ++i)
+        s += X[i * 64 + rr[r][1]];
+      check("cols", out[r], s, t, r);
+    }
+  });
+  runThreads([&](int t) {
+    auto ix = regs(b, {4, 4}, t);
+    std::vector<float> in;
+    for (auto &i : ix)
+      in.push_back(X[i[0] * 4 + i[1]]);
+    float out[16];
+    w_small(in.data(), out);
+    auto rr = regs(b, {1, 4}, t);
+    for (size_t r = 0; r < rr.size(); ++r) {
+      double s = 0;
+      for (int i = 0; i < 4; ++i)
+        s += X[i * 4 + rr[r][1]];
+      check("small", out[r], s, t, r);
+    }
+  });
+  runThreads([&](int t) {
+    std::vector<float> in;
+    for (auto &i : regs(l, {1024}, t))
+      in.push_back(X[i[0]]);
+    float out;
+    w_total(in.data(), &out);
+    double s = 0;
+    for (int i = 0; i < 1024; ++i)
+      s += X[i];
+    check("total", out, s, t, 0);
+  });
+  runThreads([&](int t) {
+    std::vector<float> in;
+    for (auto &i : regs(l, {16}, t))
+      in.push_back(X[i[0]]);
+    float out;
+    w_total16(in.data(), &out);
+    double s = 0;
+    for (int i = 0; i < 16; ++i)
+      s += X[i];
+    check("total16", out, s, t, 0);
+  });
+  runThreads([&](int t) {
+    auto in = in2(X, {32, 64}, t);
+    float out[64];
+    w_scan(in.data(), out);
+    auto rr = regs(b, {32, 64}, t);
+    for (size_t r = 0; r < rr.size(); ++r) {
+      double s = 0;
+      for (int j = 0; j <= rr[r][1]; ++j)
+        s += X[rr[r][0] * 64 + j];
+      check("scan", out[r], s, t, r);
+    }
+  });
+  runThreads([&](int t) {
+    auto in = in2(X, {32, 64}, t);
+    float out[64];
+    w_rscan(in.data(), out);
+    auto rr = regs(b, {32, 64}, t);
+    for (size_t r = 0; r < rr.size(); ++r) {
+      double s = 0;
+      for (int i = rr[r][0]; i < 32; ++i)
+        s += X[i * 64 + rr[r][1]];
+      check("rscan", out[r], s, t, r);
+    }
+  });
+  runThreads([&](int t) {
+    auto a = in2(X, {32, 64}, t), bb = in2(Bm, {64, 64}, t),
+         c = in2(C, {32, 64}, t);
+    float out[64];
+    w_dot(a.data(), bb.data(), c.data(), out);
+    auto rr = regs(b, {32, 64}, t);
+    for (size_t r = 0; r < rr.size(); ++r) {
+      double s = C[rr[r][0] * 64 + rr[r][1]];
+      for (int k = 0; k < 64; ++k)
+        s += (double)X[rr[r][0] * 64 + k] * Bm[k * 64 + rr[r][1]];
+      check("dot", out[r], s, t, r);
+    }
+  });
+  // argmax (small integers: many ties, which pick the smaller index), i64
+  // sums over a replicated tile, fp16 dot with operands in other layouts.
+  Blocked c{{2, 1}, {8, 4}, {1, 4}, {0, 1}};
+  for (int i = 0; i < 32 * 64; ++i) {
+    X[i] = rand() % 20;
+    C[i] = (rand() % 100) / 10.0f;
+  }
+  for (int i = 0; i < 64 * 64; ++i)
+    Bm[i] = (rand() % 1000) / 100.0f - 5;
+  runThreads([&](int t) {
+    std::vector<float> v;
+    std::vector<int> ix;
+    for (auto &i : regs(c, {32, 64}, t)) {
+      v.push_back(X[i[0] * 64 + i[1]]);
+      ix.push_back(i[1]);
+    }
+    int out[64];
+    w_argmax(v.data(), ix.data(), out);
+    auto rr = regs(c, {32, 1}, t);
+    for (size_t r = 0; r < rr.size(); ++r) {
+      int best = 0;
+      for (int j = 1; j < 64; ++j)
+        if (X[rr[r][0] * 64 + j] > X[rr[r][0] * 64 + best])
+          best = j;
+      check("argmax", out[r], best, t, r);
+    }
+  });
+  runThreads([&](int t) {
+    std::vector<long> v;
+    for (auto &i : regs(b, {4, 64}, t))
+      v.push_back((long)(X[i[0] * 64 + i[1]]) << 33);
+    long out[64];
+    w_lsum(v.data(), out);
+    auto rr = regs(b, {1, 64}, t);
+    for (size_t r = 0; r < rr.size(); ++r) {
+      long s = 0;
+      for (int i = 0; i < 4; ++i)
+        s += (long)(X[i * 64 + rr[r][1]]) << 33;
+      if (out[r] != s) {
+        if (failures++ < 10)
+          printf("lsum t %d r %zu got %ld want %ld\n", t, r, out[r], s);
+      }
+    }
+  });
+  runThreads([&](int t) {
+    std::vector<_Float16> a, bb;
+    std::vector<float> acc;
+    for (auto &i : regs(c, {32, 64}, t)) {
+      a.push_back((_Float16)X[i[0] * 64 + i[1]]);
+      acc.push_back(C[i[0] * 64 + i[1]]);
+    }
+    for (auto &i : regs(b, {64, 64}, t))
+      bb.push_back((_Float16)Bm[i[0] * 64 + i[1]]);
+    float out[64];
+    w_hdot(a.data(), bb.data(), acc.data(), out);
+    auto rr = regs(c, {32, 64}, t);
+    for (size_t r = 0; r < rr.size(); ++r) {
+      double s = C[rr[r][0] * 64 + rr[r][1]];
+      for (int k = 0; k < 64; ++k)
+        s += (double)(float)(_Float16)X[rr[r][0] * 64 + k] *
+             (float)(_Float16)Bm[k * 64 + rr[r][1]];
+      check("hdot", out[r], s, t, r);
+    }
+  });
+  printf("%s (%d mismatches)\n", failures ? "FAILED" : "PASSED", failures);
+  return failures != 0;
+}

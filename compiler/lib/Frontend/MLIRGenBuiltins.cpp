@@ -82,15 +82,29 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
     Value other = optionalArg(call, 2, ok);
     if (!ok)
       return nullptr;
-    return mlir::tile::LoadOp::create(builder, where, result, ptr, mask,
-                                      other);
+    return mlir::tile::LoadOp::create(builder, where, result, ptr, mask, other);
   }
-  case B::Exp: case B::Exp2: case B::Log: case B::Log2: case B::Sqrt:
-  case B::Rsqrt: case B::Sin: case B::Cos: case B::Tanh: case B::Abs:
-  case B::Floor: case B::Ceil: case B::Sigmoid: case B::Erf:
+  case B::Exp:
+  case B::Exp2:
+  case B::Log:
+  case B::Log2:
+  case B::Sqrt:
+  case B::Rsqrt:
+  case B::Sin:
+  case B::Cos:
+  case B::Tanh:
+  case B::Abs:
+  case B::Floor:
+  case B::Ceil:
+  case B::Sigmoid:
+  case B::Erf:
     return generateUnaryMath(call, where);
-  case B::Fma: case B::Maximum: case B::Minimum: case B::Clamp:
-  case B::Where: case B::Cdiv:
+  case B::Fma:
+  case B::Maximum:
+  case B::Minimum:
+  case B::Clamp:
+  case B::Where:
+  case B::Cdiv:
     return generateElementwise(call, where);
   case B::ExpandDims: {
     Value src = generateExpr(call.getArg(0));
@@ -133,11 +147,20 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
     return src ? mlir::arith::BitcastOp::create(builder, where, result, src)
                : nullptr;
   }
-  case B::AtomicAdd: case B::AtomicMax: case B::AtomicMin: case B::AtomicXchg:
-  case B::AtomicAnd: case B::AtomicOr: case B::AtomicXor:
+  case B::AtomicAdd:
+  case B::AtomicMax:
+  case B::AtomicMin:
+  case B::AtomicXchg:
+  case B::AtomicAnd:
+  case B::AtomicOr:
+  case B::AtomicXor:
   case B::AtomicCas:
     return generateAtomic(call, where);
-  case B::Sum: case B::Max: case B::Min: case B::Argmax: case B::Argmin:
+  case B::Sum:
+  case B::Max:
+  case B::Min:
+  case B::Argmax:
+  case B::Argmin:
     return generateReduction(call, where);
   case B::Cumsum:
     return generateScan(call, where);
@@ -209,13 +232,12 @@ static Value applyUnaryMath(mlir::OpBuilder &builder, mlir::Location where,
     mlir::Type type = x.getType();
     mlir::Type element = mlir::getElementTypeOrSelf(type);
     auto oneAttr = builder.getFloatAttr(element, 1.0);
-    Value one =
-        llvm::isa<mlir::RankedTensorType>(type)
-            ? Value(arith::ConstantOp::create(
-                  builder, where,
-                  mlir::DenseElementsAttr::get(
-                      llvm::cast<mlir::ShapedType>(type), oneAttr)))
-            : Value(arith::ConstantOp::create(builder, where, oneAttr));
+    Value one = llvm::isa<mlir::RankedTensorType>(type)
+                    ? Value(arith::ConstantOp::create(
+                          builder, where,
+                          mlir::DenseElementsAttr::get(
+                              llvm::cast<mlir::ShapedType>(type), oneAttr)))
+                    : Value(arith::ConstantOp::create(builder, where, oneAttr));
     Value negated = arith::NegFOp::create(builder, where, x);
     Value exp = math::ExpOp::create(builder, where, negated);
     Value denominator = arith::AddFOp::create(builder, where, one, exp);
@@ -242,8 +264,8 @@ Value MLIRGenerator::generateUnaryMath(const BuiltinCallExpr &call,
     return nullptr;
   if ((kind == ScalarKind::F16 || kind == ScalarKind::BF16) && !exact) {
     Type wide = type.withElement(ScalarKind::F32);
-    Value x = mlir::arith::ExtFOp::create(builder, where, convertType(wide),
-                                          operand);
+    Value x =
+        mlir::arith::ExtFOp::create(builder, where, convertType(wide), operand);
     Value y = applyUnaryMath(builder, where, builtin, x, ScalarKind::F32);
     return mlir::arith::TruncFOp::create(builder, where, convertType(type), y);
   }

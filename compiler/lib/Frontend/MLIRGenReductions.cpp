@@ -87,7 +87,8 @@ Value MLIRGenerator::generateReduction(const BuiltinCallExpr &call,
   if (builtin == Builtin::Sum) {
     combined.push_back(combineAdd(where, lhs, rhs, kind));
   } else if (!isArg) {
-    combined.push_back(maxOrMin(where, builtin == Builtin::Max, lhs, rhs, kind));
+    combined.push_back(
+        maxOrMin(where, builtin == Builtin::Max, lhs, rhs, kind));
   } else {
     using namespace mlir::arith;
     bool isMax = builtin == Builtin::Argmax;
@@ -106,8 +107,8 @@ Value MLIRGenerator::generateReduction(const BuiltinCallExpr &call,
       better = CmpIOp::create(builder, where, predicate, lhs, rhs);
       equal = CmpIOp::create(builder, where, CmpIPredicate::eq, lhs, rhs);
     }
-    Value earlier = CmpIOp::create(builder, where, CmpIPredicate::slt,
-                                   lhsIndex, rhsIndex);
+    Value earlier =
+        CmpIOp::create(builder, where, CmpIPredicate::slt, lhsIndex, rhsIndex);
     Value tie = AndIOp::create(builder, where, equal, earlier);
     Value pickLhs = OrIOp::create(builder, where, better, tie);
     combined.push_back(SelectOp::create(builder, where, pickLhs, lhs, rhs));
@@ -131,8 +132,8 @@ Value MLIRGenerator::generateScan(const BuiltinCallExpr &call,
   mlir::OpBuilder::InsertionGuard guard(builder);
   mlir::Block *block = createCombineBlock(
       scan.getCombineOp(), mlir::TypeRange{elementType(kind)}, where);
-  Value sum = combineAdd(where, block->getArgument(0), block->getArgument(1),
-                         kind);
+  Value sum =
+      combineAdd(where, block->getArgument(0), block->getArgument(1), kind);
   mlir::tile::ReduceReturnOp::create(builder, where, mlir::ValueRange{sum});
   return scan.getResult(0);
 }

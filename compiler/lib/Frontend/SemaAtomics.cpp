@@ -14,8 +14,8 @@
 using namespace tilec;
 
 /// Accepts None or `expected` for the string option `args[index]`.
-static bool checkOption(const Expr &expr, llvm::StringRef name,
-                        llvm::StringRef expected, DiagnosticEngine &diag) {
+static bool checkOption(const Expr &expr, llvm::StringRef name, llvm::StringRef expected,
+                        DiagnosticEngine &diag) {
   const ConstValue *value = Sema::getConstexpr(expr);
   if (value && (value->isNone() || (value->isString() && value->getString() == expected)))
     return true;
@@ -31,8 +31,9 @@ ExprPtr Sema::typeAtomic(Builtin builtin, SourceLoc loc, llvm::StringRef calleeN
   const ConstValue *ptrValue = getConstexpr(*args[0]);
   Type ptrType = args[0]->getType();
   if (ptrValue || !ptrType.isPointer()) {
-    diag.error(args[0]->getLoc(), "'ptr' of " + calleeName + " must be a pointer or a "
-                                  "tile of pointers, got " +
+    diag.error(args[0]->getLoc(), "'ptr' of " + calleeName +
+                                      " must be a pointer or a "
+                                      "tile of pointers, got " +
                                       (ptrValue ? ptrValue->str() : ptrType.str()));
     return nullptr;
   }
@@ -40,13 +41,13 @@ ExprPtr Sema::typeAtomic(Builtin builtin, SourceLoc loc, llvm::StringRef calleeN
   bool bitwise = builtin == Builtin::AtomicAnd || builtin == Builtin::AtomicOr ||
                  builtin == Builtin::AtomicXor;
   // GPU atomics: 32/64-bit integers and floats; fp16/bf16 only for add.
-  bool supported = getBitWidth(elem) >= 32 ? !(isFloat(elem) && (bitwise || isCas))
-                                           : (elem == ScalarKind::F16 ||
-                                              elem == ScalarKind::BF16) &&
-                                                 builtin == Builtin::AtomicAdd;
+  bool supported = getBitWidth(elem) >= 32
+                       ? !(isFloat(elem) && (bitwise || isCas))
+                       : (elem == ScalarKind::F16 || elem == ScalarKind::BF16) &&
+                             builtin == Builtin::AtomicAdd;
   if (!supported) {
-    diag.error(args[0]->getLoc(), "'" + calleeName + "' does not support " +
-                                      ptrType.str() + " pointers");
+    diag.error(args[0]->getLoc(),
+               "'" + calleeName + "' does not support " + ptrType.str() + " pointers");
     return nullptr;
   }
   const size_t semIndex = 3; // Then scope.
@@ -75,7 +76,8 @@ ExprPtr Sema::typeDeviceDebug(Builtin builtin, SourceLoc loc, llvm::StringRef ca
   const ConstValue *text = getConstexpr(*args[builtin == Builtin::DevicePrint ? 0 : 1]);
   if (!text || !text->isString()) {
     diag.error(args[builtin == Builtin::DevicePrint ? 0 : 1]->getLoc(),
-               "the " + llvm::Twine(builtin == Builtin::DevicePrint ? "prefix" : "message") +
+               "the " +
+                   llvm::Twine(builtin == Builtin::DevicePrint ? "prefix" : "message") +
                    " of '" + calleeName + "' must be a constexpr string");
     return nullptr;
   }
@@ -84,7 +86,8 @@ ExprPtr Sema::typeDeviceDebug(Builtin builtin, SourceLoc loc, llvm::StringRef ca
     if (const ConstValue *value = getConstexpr(*cond)) {
       if (!value->isNumber()) {
         diag.error(cond->getLoc(), "the condition of 'device_assert' must be a number "
-                                   "or a tile, got " + value->str());
+                                   "or a tile, got " +
+                                       value->str());
         return nullptr;
       }
       // A condition known to hold needs no check.

@@ -47,9 +47,9 @@ std::vector<std::string> Sema::getBlockPointerParts(llvm::StringRef name) const 
 
 /// The elements of a tuple argument (a constexpr tuple or a typed tuple of
 /// runtime values), each converted to a runtime scalar of `elem`.
-std::optional<std::vector<ExprPtr>>
-Sema::requireScalarTuple(ExprPtr tuple, size_t rank, ScalarKind elem,
-                         llvm::StringRef what) {
+std::optional<std::vector<ExprPtr>> Sema::requireScalarTuple(ExprPtr tuple, size_t rank,
+                                                             ScalarKind elem,
+                                                             llvm::StringRef what) {
   std::vector<ExprPtr> elements;
   if (const ConstValue *value = getConstexpr(*tuple); value && value->isTuple()) {
     for (const ConstValue &element : value->getTuple())
@@ -57,8 +57,8 @@ Sema::requireScalarTuple(ExprPtr tuple, size_t rank, ScalarKind elem,
   } else if (auto *typed = llvm::dyn_cast<TupleExpr>(tuple.get())) {
     elements = typed->takeElements();
   } else {
-    diag.error(tuple->getLoc(), what + " must be a tuple of " + llvm::Twine(rank) +
-                                    " integers");
+    diag.error(tuple->getLoc(),
+               what + " must be a tuple of " + llvm::Twine(rank) + " integers");
     return std::nullopt;
   }
   if (elements.size() != rank) {
@@ -87,7 +87,8 @@ ExprPtr Sema::typeMakeBlockPtr(SourceLoc loc, std::vector<ExprPtr> args) {
   const Type &baseType = args[BaseArg]->getType();
   if (getConstexpr(*args[BaseArg]) || !baseType.isPointer() || !baseType.isScalar()) {
     diag.error(args[BaseArg]->getLoc(), "the base of make_block_ptr must be a scalar "
-                                        "pointer, got " + baseType.str());
+                                        "pointer, got " +
+                                            baseType.str());
     return nullptr;
   }
   std::optional<Shape> blockShape =
@@ -107,15 +108,16 @@ ExprPtr Sema::typeMakeBlockPtr(SourceLoc loc, std::vector<ExprPtr> args) {
   }
   if (!validOrder) {
     diag.error(args[OrderArg]->getLoc(), "the order of make_block_ptr must be a "
-                                         "permutation of the " + llvm::Twine(rank) +
-                                         " dimensions, such as (1, 0)");
+                                         "permutation of the " +
+                                             llvm::Twine(rank) +
+                                             " dimensions, such as (1, 0)");
     return nullptr;
   }
   std::vector<ExprPtr> callArgs;
   callArgs.push_back(std::move(args[BaseArg]));
-  const std::pair<unsigned, ScalarKind> parts[] = {
-      {ShapeArg, ScalarKind::I64}, {StridesArg, ScalarKind::I64},
-      {OffsetsArg, ScalarKind::I32}};
+  const std::pair<unsigned, ScalarKind> parts[] = {{ShapeArg, ScalarKind::I64},
+                                                   {StridesArg, ScalarKind::I64},
+                                                   {OffsetsArg, ScalarKind::I32}};
   const char *names[] = {"the shape of make_block_ptr", "the strides of make_block_ptr",
                          "the offsets of make_block_ptr"};
   for (auto [i, part] : llvm::enumerate(parts)) {
@@ -157,7 +159,8 @@ ExprPtr Sema::typeAdvance(SourceLoc loc, std::vector<ExprPtr> args) {
   std::vector<ExprPtr> parts = bptr->takeArgs();
   for (size_t dim = 0; dim < rank; ++dim) {
     ExprPtr &offset = parts[partIndex(3, dim, rank)];
-    offset = analyzeBinary(loc, BinaryOp::Add, std::move(offset), std::move((*deltas)[dim]));
+    offset =
+        analyzeBinary(loc, BinaryOp::Add, std::move(offset), std::move((*deltas)[dim]));
     if (!offset)
       return nullptr;
   }
@@ -220,8 +223,9 @@ ExprPtr Sema::typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
   unsigned maskIndex = isLoad ? 1 : 2, boundaryIndex = 3;
   if (!isNone(*args[maskIndex]) || (isLoad && !isNone(*args[2]))) {
     diag.error(args[isNone(*args[maskIndex]) ? 2 : maskIndex]->getLoc(),
-               "'mask' and 'other' cannot be given to a " + what + " of a block pointer; "
-               "use boundary_check and padding_option");
+               "'mask' and 'other' cannot be given to a " + what +
+                   " of a block pointer; "
+                   "use boundary_check and padding_option");
     return nullptr;
   }
   // Give the block pointer's parts names so each can be used twice.
@@ -264,11 +268,13 @@ ExprPtr Sema::typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
     if (option == "zero") {
       other = makeConstant(loc, ConstValue::getInt(0));
     } else if (option == "nan" && isFloat(elem)) {
-      other = makeConstant(loc, ConstValue::getFloat(std::numeric_limits<double>::quiet_NaN()));
+      other = makeConstant(
+          loc, ConstValue::getFloat(std::numeric_limits<double>::quiet_NaN()));
     } else if (!option.empty()) {
-      diag.error(args[4]->getLoc(), "padding_option must be \"\", \"zero\" or \"nan\" "
-                                    "(floats only), got " +
-                                        (padding ? padding->str() : args[4]->getType().str()));
+      diag.error(args[4]->getLoc(),
+                 "padding_option must be \"\", \"zero\" or \"nan\" "
+                 "(floats only), got " +
+                     (padding ? padding->str() : args[4]->getType().str()));
       return nullptr;
     }
   }
@@ -289,9 +295,10 @@ ExprPtr Sema::typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
       return sum ? alongDim(std::move(sum), dim, rank) : nullptr;
     };
     ExprPtr idx = index();
-    ExprPtr step = idx ? analyzeBinary(loc, BinaryOp::Mul, std::move(idx), part(2, dim))
-                       : nullptr;
-    if (!step || !(ptr = analyzeBinary(loc, BinaryOp::Add, std::move(ptr), std::move(step))))
+    ExprPtr step =
+        idx ? analyzeBinary(loc, BinaryOp::Mul, std::move(idx), part(2, dim)) : nullptr;
+    if (!step ||
+        !(ptr = analyzeBinary(loc, BinaryOp::Add, std::move(ptr), std::move(step))))
       return nullptr;
     if (!checked[dim])
       continue;
@@ -299,10 +306,11 @@ ExprPtr Sema::typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
     ExprPtr upper = index();
     ExprPtr inside =
         lower && upper
-            ? analyzeBinary(loc, BinaryOp::BitAnd,
-                            analyzeBinary(loc, BinaryOp::Ge, std::move(lower),
-                                          makeConstant(loc, ConstValue::getInt(0))),
-                            analyzeBinary(loc, BinaryOp::Lt, std::move(upper), part(1, dim)))
+            ? analyzeBinary(
+                  loc, BinaryOp::BitAnd,
+                  analyzeBinary(loc, BinaryOp::Ge, std::move(lower),
+                                makeConstant(loc, ConstValue::getInt(0))),
+                  analyzeBinary(loc, BinaryOp::Lt, std::move(upper), part(1, dim)))
             : nullptr;
     if (!inside)
       return nullptr;

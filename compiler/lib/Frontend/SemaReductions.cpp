@@ -61,8 +61,8 @@ const Type *requireTile(const Type *type, const Expr &expr, llvm::StringRef call
 } // namespace
 
 /// Normalizes a constexpr axis against `rank`; None after an error.
-static std::optional<int64_t> normalizeAxis(Sema &sema, const Expr &expr,
-                                            int64_t rank, llvm::StringRef calleeName) {
+static std::optional<int64_t> normalizeAxis(Sema &sema, const Expr &expr, int64_t rank,
+                                            llvm::StringRef calleeName) {
   std::optional<int64_t> axis = sema.requireConstInt(expr, "the axis");
   if (!axis)
     return std::nullopt;
@@ -125,9 +125,10 @@ ExprPtr Sema::typeReduction(Builtin builtin, SourceLoc loc, llvm::StringRef call
       Shape flat{type->getNumElements()};
       std::vector<ExprPtr> reshapeArgs;
       reshapeArgs.push_back(std::move(input));
-      reshapeArgs.push_back(makeConstant(loc, ConstValue::getTuple({ConstValue::getInt(flat[0])})));
-      input = makeCall(loc, B::Reshape, std::move(reshapeArgs),
-                       Type::getTile(elem, flat));
+      reshapeArgs.push_back(
+          makeConstant(loc, ConstValue::getTuple({ConstValue::getInt(flat[0])})));
+      input =
+          makeCall(loc, B::Reshape, std::move(reshapeArgs), Type::getTile(elem, flat));
       shape = flat;
     }
   }
@@ -137,8 +138,8 @@ ExprPtr Sema::typeReduction(Builtin builtin, SourceLoc loc, llvm::StringRef call
   callArgs.push_back(std::move(input));
   callArgs.push_back(makeConstant(loc, ConstValue::getInt(*axis)));
   ScalarKind resultElem = isArg ? ScalarKind::I32 : elem;
-  ExprPtr result = makeCall(loc, builtin, std::move(callArgs),
-                            Type::getTile(resultElem, resultShape));
+  ExprPtr result =
+      makeCall(loc, builtin, std::move(callArgs), Type::getTile(resultElem, resultShape));
   if (!*keepDims)
     return result;
   if (allAxes)
@@ -219,10 +220,10 @@ ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
   // input_precision / allow_tf32 / max_num_imprecise_acc: checked, then
   // ignored: fp32 inputs always multiply in full fp32 ("ieee").
   const ConstValue *precision = getConstexpr(*args[InputPrecision]);
-  if (!precision || !(precision->isNone() ||
-                      (precision->isString() &&
-                       llvm::is_contained({"tf32", "tf32x3", "ieee"},
-                                          precision->getString())))) {
+  if (!precision ||
+      !(precision->isNone() ||
+        (precision->isString() &&
+         llvm::is_contained({"tf32", "tf32x3", "ieee"}, precision->getString())))) {
     diag.error(args[InputPrecision]->getLoc(),
                "input_precision must be \"tf32\", \"tf32x3\" or \"ieee\"");
     return nullptr;
@@ -257,8 +258,8 @@ ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
       return nullptr;
     }
     if (!isFloat(accType->getElement())) {
-      diag.error(acc->getLoc(), "'acc' of 'dot' must be floating point, got " +
-                                    accType->str());
+      diag.error(acc->getLoc(),
+                 "'acc' of 'dot' must be floating point, got " + accType->str());
       return nullptr;
     }
     outKind = accType->getElement();

@@ -14,9 +14,9 @@ using namespace tilec;
 
 /// Collects constexpr ints from `args[first...]`: either one tuple or a
 /// list of ints. None after an error.
-static std::optional<std::vector<int64_t>>
-collectInts(llvm::ArrayRef<ExprPtr> args, size_t first, llvm::StringRef what,
-            DiagnosticEngine &diag) {
+static std::optional<std::vector<int64_t>> collectInts(llvm::ArrayRef<ExprPtr> args,
+                                                       size_t first, llvm::StringRef what,
+                                                       DiagnosticEngine &diag) {
   std::vector<ConstValue> values;
   for (size_t i = first; i < args.size(); ++i) {
     const ConstValue *value = Sema::getConstexpr(*args[i]);
@@ -81,8 +81,8 @@ ExprPtr Sema::typeShapeOp(Builtin builtin, SourceLoc loc, llvm::StringRef callee
     return nullptr;
   if (order->empty()) {
     if (rank != 2) {
-      diag.error(loc, "'" + calleeName + "' without dims needs a 2-D tile, got " +
-                          type.str());
+      diag.error(loc,
+                 "'" + calleeName + "' without dims needs a 2-D tile, got " + type.str());
       return nullptr;
     }
     order = std::vector<int64_t>{1, 0};

@@ -7,6 +7,7 @@
 //   DeviceAssert(cond, msg)               void; cond is i1
 // Atomics are acq_rel at GPU scope (tile.atomic_rmw's contract); `sem` and
 // `scope` are accepted when they ask for exactly that (or are omitted).
+// Element types: see typeAtomic.
 //
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
@@ -40,11 +41,14 @@ ExprPtr Sema::typeAtomic(Builtin builtin, SourceLoc loc, llvm::StringRef calleeN
   ScalarKind elem = ptrType.getElement();
   bool bitwise = builtin == Builtin::AtomicAnd || builtin == Builtin::AtomicOr ||
                  builtin == Builtin::AtomicXor;
-  // GPU atomics: 32/64-bit integers and floats; fp16/bf16 only for add.
+  // What the GPU lowering implements: every kind on 32/64-bit integers;
+  // add/max/min/xchg on 32/64-bit floats; on 16-bit types xchg, and
+  // add/max/min of fp16/bf16 (compare-and-swap loops where PTX has none).
+  bool is16BitFloat = elem == ScalarKind::F16 || elem == ScalarKind::BF16;
   bool supported = getBitWidth(elem) >= 32
                        ? !(isFloat(elem) && (bitwise || isCas))
-                       : (elem == ScalarKind::F16 || elem == ScalarKind::BF16) &&
-                             builtin == Builtin::AtomicAdd;
+                       : getBitWidth(elem) == 16 && !isCas &&
+                             (builtin == Builtin::AtomicXchg || (is16BitFloat && !bitwise));
   if (!supported) {
     diag.error(args[0]->getLoc(),
                "'" + calleeName + "' does not support " + ptrType.str() + " pointers");

@@ -128,6 +128,8 @@ INSTANTIATE_TEST_SUITE_P(
         Typing{"y = tl.atomic_xchg(i_ptr + r, i, sem=\"acq_rel\")", "[32] i32"},
         Typing{"y = tl.atomic_xor(i_ptr + r, 1)", "[32] i32"},
         Typing{"y = tl.atomic_add(h_ptr + r, h)", "[32] fp16"},
+        Typing{"y = tl.atomic_max(b_ptr, 1.0)", "bf16"},
+        Typing{"y = tl.atomic_xchg(h_ptr + r, h)", "[32] fp16"},
         // Hints.
         Typing{"y = tl.multiple_of(r, 16)", "[32] i32"},
         Typing{"y = tl.max_contiguous(tl.multiple_of(r, (16,)), 16)", "[32] i32"}));
@@ -231,8 +233,8 @@ INSTANTIATE_TEST_SUITE_P(
         BuiltinError{"y = tl.atomic_and(x_ptr, 1.0)",
                      "test.tile:3:23: error: 'tl.atomic_and' does not support *fp32 "
                      "pointers"},
-        BuiltinError{"y = tl.atomic_max(h_ptr, 1.0)",
-                     "test.tile:3:23: error: 'tl.atomic_max' does not support *fp16 "
+        BuiltinError{"y = tl.atomic_cas(h_ptr, 1.0, 2.0)",
+                     "test.tile:3:23: error: 'tl.atomic_cas' does not support *fp16 "
                      "pointers"},
         BuiltinError{"y = tl.atomic_add(c_ptr, 1)",
                      "test.tile:3:23: error: 'tl.atomic_add' does not support *i8 "

@@ -68,8 +68,9 @@ namespace tilec {
 ///    rounded at the end). input_precision/allow_tf32 are accepted and
 ///    ignored: fp32 inputs always multiply in full fp32 ("ieee").
 ///  - atomics: acq_rel at GPU scope; sem="acq_rel"/scope="gpu" (or omitted)
-///    are accepted, other values are "not supported yet". No 8-bit atomics;
-///    atomic_and/or/xor/cas need integers.
+///    are accepted, other values are "not supported yet". Types: every kind
+///    on 32/64-bit integers; add/max/min/xchg on fp32/fp64; on 16 bits,
+///    xchg and fp16/bf16 add/max/min; no 8-bit or i1 atomics.
 ///  - load/store: cache_modifier, eviction_policy are accepted and ignored;
 ///    volatile=True is not supported.
 ///  - block pointers are lowered in the frontend (no pointer-of-tensor

@@ -164,6 +164,12 @@ ExprPtr Sema::analyzeExpr(const Expr &expr) {
   case Expr::Kind::Binary: {
     auto &binary = llvm::cast<BinaryExpr>(expr);
     ExprPtr lhs = analyzeExpr(binary.getLHS());
+    // A constexpr left side of `and`/`or` short-circuits as in Python (and
+    // Triton): `B is not None and B > 3` never looks at `B > 3` when B is None.
+    bool isAnd = binary.getOp() == BinaryOp::And, isOr = binary.getOp() == BinaryOp::Or;
+    if (const ConstValue *value = lhs ? getConstexpr(*lhs) : nullptr;
+        value && (isAnd || isOr))
+      return value->isTruthy() == isOr ? std::move(lhs) : analyzeExpr(binary.getRHS());
     ExprPtr rhs = lhs ? analyzeExpr(binary.getRHS()) : nullptr;
     if (!rhs)
       return nullptr;

@@ -256,6 +256,22 @@ TEST(ControlFlow, ConstexprConditionsOnStringsAndNone) {
   }
 }
 
+TEST(ControlFlow, ConstexprAndOrShortCircuit) {
+  // `B > 3` would be an error with B = None: it is never analyzed.
+  Compilation c(kernelWith("x = 0.0\nif B is not None and B > 3:\n    x = 1.0\n"
+                           "if MODE == 'a' or undefined_name:\n    x = x + 2.0\n"
+                           "tl.store(x_ptr, x)",
+                           "x_ptr: *fp32, MODE: constexpr = 'a', B: constexpr = None"));
+  auto kernel = analyzeOne(c);
+  ASSERT_TRUE(kernel);
+  EXPECT_EQ(find<RuntimeIfStmt>(kernel->body), nullptr);
+  auto &store = llvm::cast<BuiltinCallExpr>(
+      llvm::cast<ExprStmt>(*kernel->body.back()).getExpr());
+  auto *value = llvm::dyn_cast<ConstantExpr>(&store.getArg(1));
+  ASSERT_NE(value, nullptr);
+  EXPECT_EQ(value->getValue().getFloat(), 2.0);
+}
+
 struct ControlFlowError {
   const char *source; ///< A whole file.
   const char *message; ///< The exact first diagnostic line.

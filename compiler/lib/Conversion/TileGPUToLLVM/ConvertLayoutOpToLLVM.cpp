@@ -4,8 +4,10 @@
 // elements another thread holds. Each goes through the op's shared-memory
 // scratch buffer: every thread stores its elements at their row-major
 // position in the result's index space, a barrier, then every thread loads
-// the elements the result's layout gives it. The buffer holds one slot per
-// element (getScratchBytes: elements * element bytes; i1 kept as i8).
+// the elements the result's layout gives it, both in vectors of up to 16
+// bytes where a thread's registers are consecutive slots. The buffer holds
+// one slot per element (getScratchBytes: elements * element bytes; i1 kept
+// as i8).
 // Replicated elements are stored by each replica, with the same value.
 //
 //===----------------------------------------------------------------------===//
@@ -26,12 +28,35 @@ namespace {
 using PositionFn = function_ref<Value(Location, RewriterBase &,
                                       ArrayRef<Value>)>;
 
+/// Largest number of elements a thread can move to or from scratch in one
+/// aligned vector access (up to 16 bytes), for a tile of `shape` in `layout`
+/// whose dimension `unitDim` has stride 1 in the scratch positions: the
+/// thread's registers must run along that dimension (it is the layout's
+/// fastest), and a run of `contig` registers then covers `contig`
+/// consecutive slots starting at a multiple of `contig` (a block starts at a
+/// multiple of sizePerThread, every other dimension's stride is a multiple
+/// of the dimension's size, and a wrapped block covers the dimension from
+/// 0).
+unsigned getScratchVectorWidth(Attribute layout, ArrayRef<int64_t> shape,
+                               unsigned unitDim, Type slotType) {
+  if (!slotType.isIntOrFloat() ||
+      tilegpu::getLayoutOrder(layout).front() != unitDim)
+    return 1;
+  int64_t contig = tilegpu::getContigPerThread(layout, shape)[unitDim];
+  int64_t bytes = std::max(1u, slotType.getIntOrFloatBitWidth() / 8);
+  unsigned vec = 1;
+  while (vec * 2 <= contig && vec * 2 * bytes <= 16)
+    vec *= 2;
+  return vec;
+}
+
 /// Moves the elements of `src` (converted operand `packedSrc`) into the
-/// layout of `dstType`; `positionOf` says where each source element goes.
+/// layout of `dstType`; `positionOf` says where each source element goes,
+/// and source dimension `srcUnitDim` has stride 1 in those positions.
 /// Returns the packed result, or null after reporting an error at `op`.
 Value moveThroughScratch(Operation *op, Value src, Value packedSrc,
                          RankedTensorType dstType, PositionFn positionOf,
-                         const TypeConverter &converter,
+                         unsigned srcUnitDim, const TypeConverter &converter,
                          ConversionPatternRewriter &rewriter) {
   auto srcType = cast<RankedTensorType>(src.getType());
   if (!tilegpu::isDistributedLayout(srcType.getEncoding()) ||
@@ -51,28 +76,61 @@ Value moveThroughScratch(Operation *op, Value src, Value packedSrc,
     return LLVM::GEPOp::create(rewriter, loc, base.getType(), slotType, base,
                                position);
   };
+  int64_t slotBytes =
+      slotType.isIntOrFloat()
+          ? std::max(1u, slotType.getIntOrFloatBitWidth() / 8)
+          : 8;
+  auto vectorType = [&](unsigned vec) -> Type {
+    return vec == 1 ? slotType : VectorType::get(vec, slotType);
+  };
 
+  // Stores, `storeVec` consecutive registers at a time.
   SmallVector<Value> srcElements = unpackElements(loc, packedSrc, rewriter);
   SmallVector<SmallVector<Value>> srcIndices =
       emitIndices(loc, rewriter, srcType.getEncoding(), srcType.getShape());
-  for (auto [value, index] : llvm::zip(srcElements, srcIndices)) {
-    if (isBool)
-      value = LLVM::ZExtOp::create(rewriter, loc, slotType, value);
-    LLVM::StoreOp::create(rewriter, loc, value,
-                          slotAddress(positionOf(loc, rewriter, index)));
+  unsigned storeVec = getScratchVectorWidth(
+      srcType.getEncoding(), srcType.getShape(), srcUnitDim, slotType);
+  for (size_t first = 0; first < srcElements.size(); first += storeVec) {
+    Value stored;
+    if (storeVec > 1)
+      stored = LLVM::UndefOp::create(rewriter, loc, vectorType(storeVec));
+    for (unsigned i = 0; i < storeVec; ++i) {
+      Value value = srcElements[first + i];
+      if (isBool)
+        value = LLVM::ZExtOp::create(rewriter, loc, slotType, value);
+      stored = storeVec == 1 ? value
+                             : LLVM::InsertElementOp::create(
+                                   rewriter, loc, stored, value,
+                                   i32Constant(loc, rewriter, i));
+    }
+    Value position = positionOf(loc, rewriter, srcIndices[first]);
+    LLVM::StoreOp::create(rewriter, loc, stored, slotAddress(position),
+                          storeVec * slotBytes);
   }
   emitBarrier(loc, rewriter);
 
+  // Loads, `loadVec` consecutive registers at a time.
+  SmallVector<SmallVector<Value>> dstIndices =
+      emitIndices(loc, rewriter, dstType.getEncoding(), dstType.getShape());
+  unsigned loadVec =
+      getScratchVectorWidth(dstType.getEncoding(), dstType.getShape(),
+                            dstType.getRank() - 1, slotType);
   SmallVector<Value> results;
-  for (ArrayRef<Value> index :
-       emitIndices(loc, rewriter, dstType.getEncoding(), dstType.getShape())) {
+  for (size_t first = 0; first < dstIndices.size(); first += loadVec) {
     Value position =
-        emitLinearIndex(loc, rewriter, index, dstType.getShape());
-    Value value =
-        LLVM::LoadOp::create(rewriter, loc, slotType, slotAddress(position));
-    if (isBool)
-      value = LLVM::TruncOp::create(rewriter, loc, element, value);
-    results.push_back(value);
+        emitLinearIndex(loc, rewriter, dstIndices[first], dstType.getShape());
+    Value loaded =
+        LLVM::LoadOp::create(rewriter, loc, vectorType(loadVec),
+                             slotAddress(position), loadVec * slotBytes);
+    for (unsigned i = 0; i < loadVec; ++i) {
+      Value value = loadVec == 1 ? loaded
+                                 : LLVM::ExtractElementOp::create(
+                                       rewriter, loc, loaded,
+                                       i32Constant(loc, rewriter, i));
+      if (isBool)
+        value = LLVM::TruncOp::create(rewriter, loc, element, value);
+      results.push_back(value);
+    }
   }
   return packElements(loc, results, converter.convertType(dstType), rewriter);
 }
@@ -81,6 +139,15 @@ Value moveThroughScratch(Operation *op, Value src, Value packedSrc,
 template <typename OpTy>
 using PositionOfFn = Value (*)(OpTy op, Location loc, RewriterBase &rewriter,
                                ArrayRef<Value> index);
+
+/// The source dimension whose index has stride 1 in the scratch positions.
+unsigned getSourceUnitDim(tilegpu::ConvertLayoutOp op) {
+  return op.getType().getRank() - 1;
+}
+unsigned getSourceUnitDim(tile::TransOp op) { return op.getOrder().back(); }
+unsigned getSourceUnitDim(tile::ReshapeOp op) {
+  return op.getSrc().getType().getRank() - 1;
+}
 
 /// convert_layout: every element keeps its index.
 Value convertPosition(tilegpu::ConvertLayoutOp op, Location loc,
@@ -127,9 +194,9 @@ struct ThroughScratchConversion : OpConversionPattern<OpTy> {
                         ArrayRef<Value> index) {
       return positionOf(op, loc, rewriter, index);
     };
-    Value result = moveThroughScratch(op, op.getSrc(), adaptor.getSrc(),
-                                      op.getType(), position,
-                                      *this->getTypeConverter(), rewriter);
+    Value result = moveThroughScratch(
+        op, op.getSrc(), adaptor.getSrc(), op.getType(), position,
+        getSourceUnitDim(op), *this->getTypeConverter(), rewriter);
     if (!result)
       return failure();
     rewriter.replaceOp(op, result);

@@ -2,7 +2,7 @@
 // convert_layout, trans and reshape go through the op's shared-memory
 // scratch: each thread stores its elements at their row-major position in
 // the result, a barrier, then each thread loads what the result layout gives
-// it.
+// it, in vectors of up to 16 bytes where its registers are consecutive slots.
 
 #rows = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 #cols = #tilegpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [0, 1]}>
@@ -11,11 +11,14 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
   // CHECK: llvm.mlir.global external @tilegpu_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
   // CHECK-LABEL: llvm.func @convert
   func.func @convert(%x: tensor<32x32xf32, #rows>) -> tensor<32x32xf32, #cols> attributes {"tilegpu.num-warps" = 1 : i32} {
-    // 32 elements per thread in and out.
+    // 32 elements per thread in and out: rows of 4 consecutive elements go
+    // out as 8 16-byte stores; the column-major result reads element by
+    // element.
     // CHECK: llvm.mlir.addressof @tilegpu_shared : !llvm.ptr<3>
-    // CHECK-COUNT-32: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+    // CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+    // CHECK-NOT: llvm.store
     // CHECK: nvvm.barrier
-    // CHECK-COUNT-32: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+    // CHECK-COUNT-32: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
     // CHECK-NOT: nvvm.barrier
     // CHECK: llvm.return
     %y = tilegpu.convert_layout %x {tilegpu.scratch_offset = 0 : i64} : tensor<32x32xf32, #rows> -> tensor<32x32xf32, #cols>
@@ -27,18 +30,18 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
   func.func @trans(%x: tensor<32x32xi1, #rows>) -> tensor<32x32xi1, #rows> attributes {"tilegpu.num-warps" = 1 : i32} {
     // CHECK: llvm.getelementptr %{{.*}}[1024] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
     // CHECK: llvm.zext %{{.*}} : i1 to i8
-    // CHECK: llvm.store %{{.*}}, %{{.*}} : i8, !llvm.ptr<3>
+    // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr<3>
     // CHECK: nvvm.barrier
-    // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i8
+    // CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> vector<4xi8>
     // CHECK: llvm.trunc %{{.*}} : i8 to i1
     %y = tile.trans %x {order = array<i32: 1, 0>, tilegpu.scratch_offset = 1024 : i64} : tensor<32x32xi1, #rows> -> tensor<32x32xi1, #rows>
     return %y : tensor<32x32xi1, #rows>
   }
   // CHECK-LABEL: llvm.func @reshape
   func.func @reshape(%x: tensor<32x32xf16, #rows>) -> tensor<1024xf16, #flat> attributes {"tilegpu.num-warps" = 1 : i32} {
-    // CHECK-COUNT-32: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
+    // CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
     // CHECK: nvvm.barrier
-    // CHECK-COUNT-32: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
+    // CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xf16>
     %y = tile.reshape %x {tilegpu.scratch_offset = 0 : i64} : tensor<32x32xf16, #rows> -> tensor<1024xf16, #flat>
     return %y : tensor<1024xf16, #flat>
   }

@@ -78,8 +78,8 @@ bool MLIRGenerator::generateRangeFor(const RangeForStmt &loop) {
     const Type &type = loop.getInductionType();
     Value one = constant(where, type, ConstValue::getInt(1));
     Value span = SubIOp::create(builder, where, start, end);
-    Value rounded = AddIOp::create(builder, where, span,
-                                   SubIOp::create(builder, where, step, one));
+    Value rounded =
+        AddIOp::create(builder, where, span, SubIOp::create(builder, where, step, one));
     upper = DivSIOp::create(builder, where, rounded, step);
     lower = constant(where, type, ConstValue::getInt(0));
     forStep = one;
@@ -146,7 +146,8 @@ bool MLIRGenerator::generateIf(const RuntimeIfStmt &ifStmt) {
   llvm::SmallVector<mlir::Type> types;
   for (const CarriedVar &var : ifStmt.getResults())
     types.push_back(convertType(var.type));
-  auto ifOp = mlir::scf::IfOp::create(builder, where, types, cond, /*withElseRegion=*/true);
+  auto ifOp =
+      mlir::scf::IfOp::create(builder, where, types, cond, /*withElseRegion=*/true);
   llvm::DenseMap<const Variable *, Value> before = values;
   for (auto [block, branch] : {std::pair(ifOp.thenBlock(), &ifStmt.getThen()),
                                std::pair(ifOp.elseBlock(), &ifStmt.getElse())}) {

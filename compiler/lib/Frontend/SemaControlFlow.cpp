@@ -97,11 +97,10 @@ bool Sema::checkCarried(llvm::StringRef name, const Type &type, SourceLoc loc,
     return false; // Its definition failed and was reported.
   Binding &binding = it->second;
   std::string context =
-      what == "loop"
-          ? "'" + name.str() + "' is carried by the loop at line " + lineOf(diag, loc) +
-                " with type " + type.str()
-          : "'" + name.str() + "' has type " + type.str() +
-                " in one branch of the 'if' at line " + lineOf(diag, loc);
+      what == "loop" ? "'" + name.str() + "' is carried by the loop at line " +
+                           lineOf(diag, loc) + " with type " + type.str()
+                     : "'" + name.str() + "' has type " + type.str() +
+                           " in one branch of the 'if' at line " + lineOf(diag, loc);
   if (!binding.var) {
     if (!binding.value.isNumber() || type.isPointer()) {
       diag.error(binding.loc.isValid() ? binding.loc : loc,
@@ -110,7 +109,8 @@ bool Sema::checkCarried(llvm::StringRef name, const Type &type, SourceLoc loc,
     }
     SourceLoc where = binding.loc.isValid() ? binding.loc : loc;
     ConstValue value = binding.value;
-    bind(name, where, coerce(makeConstant(where, value), type.getElement(), type.getShape()));
+    bind(name, where,
+         coerce(makeConstant(where, value), type.getElement(), type.getShape()));
     return scope[name].var != nullptr;
   }
   if (binding.type != type) {
@@ -195,7 +195,8 @@ void Sema::analyzeStaticRange(const ForStmt &stmt, const NameExpr &target,
                               llvm::MutableArrayRef<ExprPtr> boundExprs) {
   int64_t bounds[3];
   for (size_t i = 0; i < 3; ++i) {
-    std::optional<int64_t> bound = requireConstInt(*boundExprs[i], "a static_range bound");
+    std::optional<int64_t> bound =
+        requireConstInt(*boundExprs[i], "a static_range bound");
     if (!bound)
       return;
     bounds[i] = *bound;
@@ -206,13 +207,14 @@ void Sema::analyzeStaticRange(const ForStmt &stmt, const NameExpr &target,
     diag.error(loc, "static_range step must not be zero");
     return;
   }
-  __int128 span = step > 0 ? __int128(end) - start + step - 1
-                           : __int128(start) - end - step - 1;
+  __int128 span =
+      step > 0 ? __int128(end) - start + step - 1 : __int128(start) - end - step - 1;
   __int128 count = span <= 0 ? 0 : span / (step > 0 ? __int128(step) : -__int128(step));
   if (count > kMaxUnroll) {
-    diag.error(loc, "static_range unrolls " +
-                        llvm::Twine(static_cast<int64_t>(std::min<__int128>(count, INT64_MAX))) +
-                        " iterations; the limit is " + llvm::Twine(kMaxUnroll));
+    diag.error(
+        loc, "static_range unrolls " +
+                 llvm::Twine(static_cast<int64_t>(std::min<__int128>(count, INT64_MAX))) +
+                 " iterations; the limit is " + llvm::Twine(kMaxUnroll));
     return;
   }
   for (int64_t i = 0; i < static_cast<int64_t>(count); ++i) {
@@ -277,8 +279,8 @@ void Sema::analyzeRangeFor(const ForStmt &stmt, const NameExpr &target,
   for (const ExprPtr &bound : bounds) {
     if (const ConstValue *value = getConstexpr(*bound)) {
       if (!value->isIntLike()) {
-        diag.error(bound->getLoc(), "a range bound must be an integer, got " +
-                                        value->str());
+        diag.error(bound->getLoc(),
+                   "a range bound must be an integer, got " + value->str());
         return;
       }
       wide |= value->getInt() != static_cast<int32_t>(value->getInt());
@@ -286,8 +288,8 @@ void Sema::analyzeRangeFor(const ForStmt &stmt, const NameExpr &target,
     }
     const Type &type = bound->getType();
     if (!type.isScalar() || type.isPointer() || !isInteger(type.getElement())) {
-      diag.error(bound->getLoc(), "a range bound must be an integer scalar, got " +
-                                      type.str());
+      diag.error(bound->getLoc(),
+                 "a range bound must be an integer scalar, got " + type.str());
       return;
     }
     wide |= getBitWidth(type.getElement()) > 32;
@@ -446,8 +448,10 @@ void Sema::analyzeIf(const IfStmt &stmt) {
         (elseB && elseB->poisoned && elseB->reason.empty()))
       continue; // A failed definition, already reported.
     if (!thenB || !elseB || thenB->poisoned || elseB->poisoned) {
-      result.reason = "'" + name + "' is assigned in only one branch of the 'if' at "
-                      "line " + lineOf(diag, stmt.getLoc()) +
+      result.reason = "'" + name +
+                      "' is assigned in only one branch of the 'if' at "
+                      "line " +
+                      lineOf(diag, stmt.getLoc()) +
                       "; assign it before the 'if' or in both branches";
       continue;
     }
@@ -486,10 +490,9 @@ void Sema::analyzeIf(const IfStmt &stmt) {
   }
   scope = std::move(after);
   if (ok)
-    out->push_back(std::make_unique<RuntimeIfStmt>(stmt.getLoc(), std::move(cond),
-                                                   std::move(results),
-                                                   std::move(thenBlock),
-                                                   std::move(elseBlock)));
+    out->push_back(std::make_unique<RuntimeIfStmt>(
+        stmt.getLoc(), std::move(cond), std::move(results), std::move(thenBlock),
+        std::move(elseBlock)));
 }
 
 ExprPtr Sema::analyzeRuntimeIfExpr(const IfExpr &expr, ExprPtr cond) {

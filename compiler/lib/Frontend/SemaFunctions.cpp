@@ -37,10 +37,11 @@ bool Sema::bindArguments(const FunctionDef &def, const CallExpr &call,
       }
       ++positional;
     } else {
-      auto it = llvm::find_if(def.params,
-                              [&](const Param &param) { return param.name == arg.keyword; });
+      auto it = llvm::find_if(
+          def.params, [&](const Param &param) { return param.name == arg.keyword; });
       if (it == def.params.end()) {
-        diag.error(arg.loc, "'" + fname + "' has no parameter named '" + arg.keyword + "'");
+        diag.error(arg.loc,
+                   "'" + fname + "' has no parameter named '" + arg.keyword + "'");
         ok = false;
         continue;
       }
@@ -61,8 +62,8 @@ bool Sema::bindArguments(const FunctionDef &def, const CallExpr &call,
       continue;
     const Param &param = def.params[i];
     if (!param.defaultValue) {
-      diag.error(call.getLoc(), "missing argument '" + param.name + "' in the call of '" +
-                                    fname + "'");
+      diag.error(call.getLoc(),
+                 "missing argument '" + param.name + "' in the call of '" + fname + "'");
       ok = false;
       continue;
     }
@@ -90,10 +91,10 @@ bool Sema::bindArguments(const FunctionDef &def, const CallExpr &call,
         value = coerce(std::move(value), param.type.getElement(), {});
         ok &= value != nullptr;
       } else if (constant || value->getType() != param.type) {
-        diag.error(value->getLoc(), "argument '" + param.name + "' of '" + fname +
-                                        "' is annotated " + param.type.str() + ", got " +
-                                        (constant ? constant->str()
-                                                  : value->getType().str()));
+        diag.error(value->getLoc(),
+                   "argument '" + param.name + "' of '" + fname + "' is annotated " +
+                       param.type.str() + ", got " +
+                       (constant ? constant->str() : value->getType().str()));
         ok = false;
       }
     }
@@ -104,9 +105,10 @@ bool Sema::bindArguments(const FunctionDef &def, const CallExpr &call,
 ExprPtr Sema::callDeviceFunction(const FunctionDef &def, const CallExpr &call) {
   SourceLoc loc = call.getCallee().getLoc();
   if (def.isKernel()) {
-    diag.error(loc, "'" + def.getName() + "' is a kernel and cannot be called from "
-                    "another function; remove its decorator to make it a device "
-                    "function");
+    diag.error(loc, "'" + def.getName() +
+                        "' is a kernel and cannot be called from "
+                        "another function; remove its decorator to make it a device "
+                        "function");
     return nullptr;
   }
   if (llvm::is_contained(callStack, &def)) {
@@ -115,7 +117,8 @@ ExprPtr Sema::callDeviceFunction(const FunctionDef &def, const CallExpr &call) {
     for (auto it = first; it != callStack.end(); ++it)
       cycle += (*it)->getName().str() + " -> ";
     diag.error(loc, "recursive call of device function '" + def.getName() + "' (" +
-                        cycle + def.getName() + "); device functions are inlined, so "
+                        cycle + def.getName() +
+                        "); device functions are inlined, so "
                         "recursion is not supported");
     return nullptr;
   }

@@ -33,8 +33,9 @@ static bool exprReads(const Expr *expr, llvm::StringRef name) {
   case Expr::Kind::Subscript: {
     auto *subscript = llvm::cast<SubscriptExpr>(expr);
     return exprReads(&subscript->getBase(), name) ||
-           llvm::any_of(subscript->getIndices(),
-                        [&](const ExprPtr &index) { return exprReads(index.get(), name); });
+           llvm::any_of(subscript->getIndices(), [&](const ExprPtr &index) {
+             return exprReads(index.get(), name);
+           });
   }
   case Expr::Kind::Slice: {
     auto *slice = llvm::cast<SliceExpr>(expr);

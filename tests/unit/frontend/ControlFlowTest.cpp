@@ -17,8 +17,7 @@ std::unique_ptr<KernelInstance> analyzeOne(Compilation &c) {
 }
 
 /// The first statement of kind T in a block, or null.
-template <typename T>
-const T *find(const Block &block) {
+template <typename T> const T *find(const Block &block) {
   for (const StmtPtr &stmt : block)
     if (auto *typed = llvm::dyn_cast<T>(stmt.get()))
       return typed;
@@ -37,7 +36,8 @@ const T *analyzeFirst(Compilation &c, std::unique_ptr<KernelInstance> &kernel) {
 std::string carriedText(llvm::ArrayRef<CarriedVar> carried) {
   std::string text;
   for (const CarriedVar &var : carried)
-    text += (text.empty() ? "" : ", ") + var.var->getName().str() + " : " + var.type.str();
+    text +=
+        (text.empty() ? "" : ", ") + var.var->getName().str() + " : " + var.type.str();
   return text;
 }
 
@@ -112,7 +112,8 @@ TEST(ControlFlow, StaticRangeInsideRuntimeLoop) {
 }
 
 TEST(ControlFlow, WhileCarriesConditionVariables) {
-  Compilation c(kernelWith("i = 0\nwhile i < n:\n    i = i * 2 + 1\ntl.store(x_ptr, i * 1.0)"));
+  Compilation c(
+      kernelWith("i = 0\nwhile i < n:\n    i = i * 2 + 1\ntl.store(x_ptr, i * 1.0)"));
   std::unique_ptr<KernelInstance> kernel;
   auto *loop = analyzeFirst<RuntimeWhileStmt>(c, kernel);
   ASSERT_NE(loop, nullptr);
@@ -121,8 +122,9 @@ TEST(ControlFlow, WhileCarriesConditionVariables) {
 }
 
 TEST(ControlFlow, RuntimeIfResults) {
-  Compilation c(kernelWith("x = 1.0\nif n > 4:\n    x = 2.0\n    y = 3.0\nelif n > 2:\n"
-                           "    y = 4.0\nelse:\n    y = tl.load(x_ptr)\ntl.store(y_ptr, x + y)"));
+  Compilation c(
+      kernelWith("x = 1.0\nif n > 4:\n    x = 2.0\n    y = 3.0\nelif n > 2:\n"
+                 "    y = 4.0\nelse:\n    y = tl.load(x_ptr)\ntl.store(y_ptr, x + y)"));
   std::unique_ptr<KernelInstance> kernel;
   auto *ifStmt = analyzeFirst<RuntimeIfStmt>(c, kernel);
   ASSERT_NE(ifStmt, nullptr);
@@ -134,9 +136,10 @@ TEST(ControlFlow, RuntimeIfResults) {
 }
 
 TEST(ControlFlow, ConstexprIfTakesOneBranch) {
-  Compilation c(kernelWith("if MODE == 'fast' and BLOCK is not None:\n    x = 1.0\n"
-                           "else:\n    x = undefined_name\ntl.store(x_ptr, x)",
-                           "x_ptr: *fp32, MODE: constexpr = 'fast', BLOCK: constexpr = 4"));
+  Compilation c(
+      kernelWith("if MODE == 'fast' and BLOCK is not None:\n    x = 1.0\n"
+                 "else:\n    x = undefined_name\ntl.store(x_ptr, x)",
+                 "x_ptr: *fp32, MODE: constexpr = 'fast', BLOCK: constexpr = 4"));
   auto kernel = analyzeOne(c);
   ASSERT_TRUE(kernel);
   EXPECT_EQ(find<RuntimeIfStmt>(kernel->body), nullptr);
@@ -154,12 +157,13 @@ TEST(ControlFlow, RuntimeConditionalExpression) {
   auto &load = llvm::cast<AssignStmt>(*ifStmt->getThen()[0]).getValue();
   EXPECT_EQ(llvm::cast<BuiltinCallExpr>(load).getBuiltin(), Builtin::Load);
   ASSERT_EQ(ifStmt->getElse().size(), 1u);
-  EXPECT_TRUE(llvm::isa<ConstantExpr>(
-      llvm::cast<AssignStmt>(*ifStmt->getElse()[0]).getValue()));
+  EXPECT_TRUE(
+      llvm::isa<ConstantExpr>(llvm::cast<AssignStmt>(*ifStmt->getElse()[0]).getValue()));
 }
 
 TEST(ControlFlow, SwapReadsBothValuesFirst) {
-  Compilation c(kernelWith("a = n\nb = n + 1\na, b = b, a\ntl.store(x_ptr, (a - b) * 1.0)"));
+  Compilation c(
+      kernelWith("a = n\nb = n + 1\na, b = b, a\ntl.store(x_ptr, (a - b) * 1.0)"));
   auto kernel = analyzeOne(c);
   ASSERT_TRUE(kernel);
   // Two temporaries, then a and b read them.
@@ -216,17 +220,18 @@ TEST(DeviceFunctions, ReturnInConstexprBranch) {
 }
 
 TEST(ControlFlow, BlockPointersAreCarriedAsParts) {
-  Compilation c("def step(bp, D: tl.constexpr):\n"
-                "    return tl.advance(bp, (0, D))\n"
-                "@kernel\n"
-                "def k(x_ptr: *fp32, R: i32, C: i32):\n"
-                "    bp = tl.make_block_ptr(x_ptr, shape=(R, C), strides=(C, 1), "
-                "offsets=(0, 0), block_shape=(16, 32), order=(1, 0))\n"
-                "    acc = tl.zeros((16, 32), dtype=tl.float32)\n"
-                "    for i in range(tl.cdiv(C, 32)):\n"
-                "        acc += tl.load(bp, boundary_check=(0, 1), padding_option='zero')\n"
-                "        bp = step(bp, 32)\n"
-                "    tl.store(x_ptr, tl.sum(tl.sum(acc, axis=1), axis=0))\n");
+  Compilation c(
+      "def step(bp, D: tl.constexpr):\n"
+      "    return tl.advance(bp, (0, D))\n"
+      "@kernel\n"
+      "def k(x_ptr: *fp32, R: i32, C: i32):\n"
+      "    bp = tl.make_block_ptr(x_ptr, shape=(R, C), strides=(C, 1), "
+      "offsets=(0, 0), block_shape=(16, 32), order=(1, 0))\n"
+      "    acc = tl.zeros((16, 32), dtype=tl.float32)\n"
+      "    for i in range(tl.cdiv(C, 32)):\n"
+      "        acc += tl.load(bp, boundary_check=(0, 1), padding_option='zero')\n"
+      "        bp = step(bp, 32)\n"
+      "    tl.store(x_ptr, tl.sum(tl.sum(acc, axis=1), axis=0))\n");
   std::unique_ptr<KernelInstance> kernel;
   auto *loop = analyzeFirst<RangeForStmt>(c, kernel);
   ASSERT_NE(loop, nullptr);
@@ -238,10 +243,11 @@ TEST(ControlFlow, BlockPointersAreCarriedAsParts) {
 
 TEST(ControlFlow, ConstexprConditionsOnStringsAndNone) {
   for (const char *define : {"sum", "max"}) {
-    Compilation c(kernelWith("if MODE == 'sum' and BIAS is None:\n    r = 1.0\n"
-                             "elif not (BIAS is not None):\n    r = 2.0\n"
-                             "tl.store(x_ptr, r)",
-                             "x_ptr: *fp32, MODE: constexpr = 'sum', BIAS: constexpr = None"));
+    Compilation c(
+        kernelWith("if MODE == 'sum' and BIAS is None:\n    r = 1.0\n"
+                   "elif not (BIAS is not None):\n    r = 2.0\n"
+                   "tl.store(x_ptr, r)",
+                   "x_ptr: *fp32, MODE: constexpr = 'sum', BIAS: constexpr = None"));
     SemaOptions options;
     options.defines.push_back({"MODE", ConstValue::getString(define)});
     auto kernels = c.analyze(options);
@@ -265,15 +271,15 @@ TEST(ControlFlow, ConstexprAndOrShortCircuit) {
   auto kernel = analyzeOne(c);
   ASSERT_TRUE(kernel);
   EXPECT_EQ(find<RuntimeIfStmt>(kernel->body), nullptr);
-  auto &store = llvm::cast<BuiltinCallExpr>(
-      llvm::cast<ExprStmt>(*kernel->body.back()).getExpr());
+  auto &store =
+      llvm::cast<BuiltinCallExpr>(llvm::cast<ExprStmt>(*kernel->body.back()).getExpr());
   auto *value = llvm::dyn_cast<ConstantExpr>(&store.getArg(1));
   ASSERT_NE(value, nullptr);
   EXPECT_EQ(value->getValue().getFloat(), 2.0);
 }
 
 struct ControlFlowError {
-  const char *source; ///< A whole file.
+  const char *source;  ///< A whole file.
   const char *message; ///< The exact first diagnostic line.
 };
 
@@ -305,15 +311,17 @@ INSTANTIATE_TEST_SUITE_P(
                          "test.tile:5:21: error: 'y' is assigned in only one branch of "
                          "the 'if' at line 3; assign it before the 'if' or in both "
                          "branches"},
-        ControlFlowError{"@kernel\ndef k(x_ptr: *fp32, n: i32):\n"
-                         "    for i in range(n):\n        pass\n    tl.store(x_ptr + i, 1.0)\n",
-                         "test.tile:5:22: error: the loop variable 'i' of the loop at line "
-                         "3 cannot be used after the loop (as in Triton)"},
-        ControlFlowError{"@kernel\ndef k(x_ptr: *fp32, n: i32):\n"
-                         "    for i in range(n):\n        v = 1.0\n    tl.store(x_ptr, v)\n",
-                         "test.tile:5:21: error: 'v' is assigned inside the loop at line 3 "
-                         "but not before it, so it is not defined after the loop; assign "
-                         "it before the loop"},
+        ControlFlowError{
+            "@kernel\ndef k(x_ptr: *fp32, n: i32):\n"
+            "    for i in range(n):\n        pass\n    tl.store(x_ptr + i, 1.0)\n",
+            "test.tile:5:22: error: the loop variable 'i' of the loop at line "
+            "3 cannot be used after the loop (as in Triton)"},
+        ControlFlowError{
+            "@kernel\ndef k(x_ptr: *fp32, n: i32):\n"
+            "    for i in range(n):\n        v = 1.0\n    tl.store(x_ptr, v)\n",
+            "test.tile:5:21: error: 'v' is assigned inside the loop at line 3 "
+            "but not before it, so it is not defined after the loop; assign "
+            "it before the loop"},
         ControlFlowError{"@kernel\ndef k(x_ptr: *fp32, n: i32):\n"
                          "    o = tl.arange(0, 4)\n    if o < n:\n        pass\n",
                          "test.tile:4:10: error: the condition of 'if' must be a scalar, "
@@ -329,9 +337,10 @@ INSTANTIATE_TEST_SUITE_P(
         ControlFlowError{"@kernel\ndef k(x_ptr: *fp32, n: i32):\n"
                          "    for i in range(n, 0, 0):\n        pass\n",
                          "test.tile:3:26: error: the step of range must not be 0"},
-        ControlFlowError{"@kernel\ndef k(x_ptr: *fp32, n: i32):\n"
-                         "    for i in range(1.5):\n        pass\n",
-                         "test.tile:3:20: error: a range bound must be an integer, got 1.5"},
+        ControlFlowError{
+            "@kernel\ndef k(x_ptr: *fp32, n: i32):\n"
+            "    for i in range(1.5):\n        pass\n",
+            "test.tile:3:20: error: a range bound must be an integer, got 1.5"},
         ControlFlowError{"@kernel\ndef k(x_ptr: *fp32, n: i32):\n"
                          "    for i in [1, 2]:\n        pass\n",
                          "test.tile:3:14: error: a 'for' loop must iterate over "
@@ -353,33 +362,38 @@ INSTANTIATE_TEST_SUITE_P(
                          "test.tile:6:5: error: 'other' is a kernel and cannot be called "
                          "from another function; remove its decorator to make it a "
                          "device function"},
-        ControlFlowError{"def f(x, n):\n    if n > 0:\n        return x\n    return x + 1\n"
-                         "@kernel\ndef k(x_ptr: *fp32, n: i32):\n    tl.store(x_ptr, f(1.0, n))\n",
-                         "test.tile:3:9: error: not supported yet: 'return' inside a "
-                         "runtime 'if' or loop (return at the end of the function, or in "
-                         "a branch of a constexpr 'if')"},
+        ControlFlowError{
+            "def f(x, n):\n    if n > 0:\n        return x\n    return x + 1\n"
+            "@kernel\ndef k(x_ptr: *fp32, n: i32):\n    tl.store(x_ptr, f(1.0, n))\n",
+            "test.tile:3:9: error: not supported yet: 'return' inside a "
+            "runtime 'if' or loop (return at the end of the function, or in "
+            "a branch of a constexpr 'if')"},
         ControlFlowError{"def f(x):\n    return x + undefined\n"
                          "@kernel\ndef k(x_ptr: *fp32):\n    tl.store(x_ptr, f(1.0))\n",
                          "test.tile:2:16: error: unknown name 'undefined'"},
-        ControlFlowError{"def f(x, y):\n    return x\n"
-                         "@kernel\ndef k(x_ptr: *fp32):\n    tl.store(x_ptr, f(1.0))\n",
-                         "test.tile:5:21: error: missing argument 'y' in the call of 'f'"},
-        ControlFlowError{"def f(x):\n    return x\n"
-                         "@kernel\ndef k(x_ptr: *fp32):\n    tl.store(x_ptr, f(1.0, z=2))\n",
-                         "test.tile:5:28: error: 'f' has no parameter named 'z'"},
-        ControlFlowError{"def f(x, N: constexpr):\n    return x\n"
-                         "@kernel\ndef k(x_ptr: *fp32, n: i32):\n    tl.store(x_ptr, f(1.0, n))\n",
-                         "test.tile:5:28: error: argument 'N' of 'f' must be a constexpr, "
-                         "but it is a runtime i32"},
+        ControlFlowError{
+            "def f(x, y):\n    return x\n"
+            "@kernel\ndef k(x_ptr: *fp32):\n    tl.store(x_ptr, f(1.0))\n",
+            "test.tile:5:21: error: missing argument 'y' in the call of 'f'"},
+        ControlFlowError{
+            "def f(x):\n    return x\n"
+            "@kernel\ndef k(x_ptr: *fp32):\n    tl.store(x_ptr, f(1.0, z=2))\n",
+            "test.tile:5:28: error: 'f' has no parameter named 'z'"},
+        ControlFlowError{
+            "def f(x, N: constexpr):\n    return x\n"
+            "@kernel\ndef k(x_ptr: *fp32, n: i32):\n    tl.store(x_ptr, f(1.0, n))\n",
+            "test.tile:5:28: error: argument 'N' of 'f' must be a constexpr, "
+            "but it is a runtime i32"},
         ControlFlowError{"def f(x: i32):\n    return x\n"
                          "@kernel\ndef k(x_ptr: *fp32):\n    tl.store(x_ptr, f(x_ptr))\n",
                          "test.tile:5:23: error: argument 'x' of 'f' is annotated i32, "
                          "got *fp32"},
         ControlFlowError{"@kernel\ndef k(x_ptr: *fp32):\n    return 1\n",
                          "test.tile:3:12: error: a kernel cannot return a value"},
-        ControlFlowError{"@kernel\ndef k(x_ptr: *fp32):\n"
-                         "    tl.static_assert(1 > 2, \"one is not greater\")\n",
-                         "test.tile:3:5: error: static_assert failed: one is not greater"}));
+        ControlFlowError{
+            "@kernel\ndef k(x_ptr: *fp32):\n"
+            "    tl.static_assert(1 > 2, \"one is not greater\")\n",
+            "test.tile:3:5: error: static_assert failed: one is not greater"}));
 
 TEST(DeviceFunctions, ErrorInBodyHasCallNote) {
   Compilation c("def f(x):\n    return x + undefined\n"
@@ -399,8 +413,9 @@ TEST(DeviceFunctions, InliningDepthIsLimited) {
   source += "@kernel\ndef k(x_ptr: *fp32):\n    tl.store(x_ptr, f0(1.0))\n";
   Compilation c(source);
   EXPECT_TRUE(c.analyze().empty());
-  EXPECT_NE(c.firstError().find("error: device function calls nest deeper than 64 levels"),
-            std::string::npos)
+  EXPECT_NE(
+      c.firstError().find("error: device function calls nest deeper than 64 levels"),
+      std::string::npos)
       << c.output();
 }
 } // namespace

@@ -43,3 +43,20 @@ func.func @aligned_bound(%n: i32 {tile.divisibility = 16 : i32}) {
   %off = tile.make_range {start = 3 : i32, end = 259 : i32} : tensor<256xi32>
   return
 }
+
+// -----
+
+// `rows[:, None] * n` with n of unknown divisibility: the rows' runs start at
+// multiples of 16, but along the new axis every element stands alone, so
+// nothing is known of the row offsets (a 2-D store must not be vectorized).
+func.func @expand_dims_of_a_range(%n: i32) {
+  // expected-remark @+1 {{contiguity = [16], divisibility = [1073741824], constancy = [1]}}
+  %rows = tile.make_range {start = 0 : i32, end = 16 : i32} : tensor<16xi32>
+  // expected-remark @+1 {{contiguity = [16, 1], divisibility = [1073741824, 1], constancy = [1, 1]}}
+  %col = tile.expand_dims %rows {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  // expected-remark @+1 {{contiguity = [1, 1], divisibility = [1, 1], constancy = [16, 1]}}
+  %ns = tile.splat %n : tensor<16x1xi32>
+  // expected-remark @+1 {{contiguity = [1, 1], divisibility = [1, 1], constancy = [1, 1]}}
+  %offs = arith.muli %col, %ns : tensor<16x1xi32>
+  return
+}

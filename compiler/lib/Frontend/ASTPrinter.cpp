@@ -9,6 +9,19 @@
 using namespace tilec;
 
 namespace {
+
+/// How the AST dump marks a range loop whose step is not a known positive.
+const char *stepSignSuffix(RangeForStmt::StepSign sign) {
+  switch (sign) {
+  case RangeForStmt::StepSign::Positive:
+    return "";
+  case RangeForStmt::StepSign::Negative:
+    return " descending";
+  case RangeForStmt::StepSign::Runtime:
+    return " runtime-step";
+  }
+  return "";
+}
 class Printer {
 public:
   explicit Printer(llvm::raw_ostream &os) : os(os) {}
@@ -229,7 +242,7 @@ void Printer::printStmt(const Stmt &stmt, unsigned indent) {
     auto &loop = llvm::cast<RangeForStmt>(stmt);
     line(indent) << "RangeFor " << loop.getInductionVar()->getName() << " : "
                  << loop.getInductionType().str()
-                 << (loop.isDescending() ? " descending" : "") << "\n";
+                 << stepSignSuffix(loop.getStepSign()) << "\n";
     printExpr(loop.getStart(), inner, "start");
     printExpr(loop.getEnd(), inner, "end");
     printExpr(loop.getStep(), inner, "step");

@@ -71,17 +71,41 @@ bool MLIRGenerator::generateRangeFor(const RangeForStmt &loop) {
   llvm::SmallVector<Value> inits;
   if (!step || !carriedValues(loop.getCarried(), loop.getLoc(), inits))
     return false;
+  // Loops whose step is not a known positive constant count trips k from 0
+  // (scf.for needs a positive step); the body sees i = start + k * step.
+  using StepSign = RangeForStmt::StepSign;
+  StepSign sign = loop.getStepSign();
   Value lower = start, upper = end, forStep = step;
-  if (loop.isDescending()) {
-    // k in [0, ceil((start - end) / step)), i = start - k * step.
+  if (sign != StepSign::Positive) {
     using namespace mlir::arith;
     const Type &type = loop.getInductionType();
+    Value zero = constant(where, type, ConstValue::getInt(0));
     Value one = constant(where, type, ConstValue::getInt(1));
-    Value span = SubIOp::create(builder, where, start, end);
-    Value rounded =
-        AddIOp::create(builder, where, span, SubIOp::create(builder, where, step, one));
-    upper = DivSIOp::create(builder, where, rounded, step);
-    lower = constant(where, type, ConstValue::getInt(0));
+    // ceil(span / stride) for a positive stride; a span <= 0 gives <= 0 trips.
+    auto trips = [&](Value span, Value stride) -> Value {
+      Value rounded = AddIOp::create(builder, where, span,
+                                     SubIOp::create(builder, where, stride, one));
+      return DivSIOp::create(builder, where, rounded, stride);
+    };
+    if (sign == StepSign::Negative) {
+      upper = trips(SubIOp::create(builder, where, start, end), step);
+      // The body steps by -|step|.
+      step = SubIOp::create(builder, where, zero, step);
+    } else {
+      // Python's rule for either sign; a zero step (an error in Python) runs
+      // no defined number of trips but never divides by zero.
+      Value positive = CmpIOp::create(builder, where, CmpIPredicate::sgt, step, zero);
+      Value span = SelectOp::create(builder, where, positive,
+                                    SubIOp::create(builder, where, end, start),
+                                    SubIOp::create(builder, where, start, end));
+      Value stride = MaxSIOp::create(
+          builder, where,
+          SelectOp::create(builder, where, positive, step,
+                           SubIOp::create(builder, where, zero, step)),
+          one);
+      upper = trips(span, stride);
+    }
+    lower = zero;
     forStep = one;
   }
   auto forOp = mlir::scf::ForOp::create(builder, where, lower, upper, forStep, inits);
@@ -92,8 +116,8 @@ bool MLIRGenerator::generateRangeFor(const RangeForStmt &loop) {
     dropTerminator(body);
     builder.setInsertionPointToEnd(body);
     Value iv = forOp.getInductionVar();
-    if (loop.isDescending())
-      iv = mlir::arith::SubIOp::create(
+    if (sign != StepSign::Positive)
+      iv = mlir::arith::AddIOp::create(
           builder, where, start, mlir::arith::MulIOp::create(builder, where, iv, step));
     values[loop.getInductionVar()] = iv;
     if (!generateYieldingBlock(loop.getBody(), loop.getCarried(),

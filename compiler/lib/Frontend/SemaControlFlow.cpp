@@ -295,14 +295,15 @@ void Sema::analyzeRangeFor(const ForStmt &stmt, const NameExpr &target,
     wide |= getBitWidth(type.getElement()) > 32;
   }
   ScalarKind ivKind = wide ? ScalarKind::I64 : ScalarKind::I32;
-  bool descending = false;
+  auto stepSign = RangeForStmt::StepSign::Runtime;
   if (const ConstValue *step = getConstexpr(*bounds[2])) {
+    stepSign = RangeForStmt::StepSign::Positive;
     if (step->getInt() == 0 || step->getInt() == INT64_MIN) {
       diag.error(bounds[2]->getLoc(), "the step of range must not be " + step->str());
       return;
     }
     if (step->getInt() < 0) {
-      descending = true;
+      stepSign = RangeForStmt::StepSign::Negative;
       bounds[2] = makeConstant(bounds[2]->getLoc(), ConstValue::getInt(-step->getInt()));
     }
   }
@@ -340,7 +341,7 @@ void Sema::analyzeRangeFor(const ForStmt &stmt, const NameExpr &target,
   if (ok)
     out->push_back(std::make_unique<RangeForStmt>(
         stmt.getLoc(), iv, ivType, std::move(bounds[0]), std::move(bounds[1]),
-        std::move(bounds[2]), descending, std::move(carried), std::move(body)));
+        std::move(bounds[2]), stepSign, std::move(carried), std::move(body)));
 }
 
 //===----------------------------------------------------------------------===//

@@ -54,7 +54,7 @@ TEST(ControlFlow, RangeForCarriesTilesAndScalars) {
   auto *loop = analyzeFirst<RangeForStmt>(c, kernel);
   ASSERT_NE(loop, nullptr);
   EXPECT_EQ(loop->getInductionType().str(), "i32");
-  EXPECT_FALSE(loop->isDescending());
+  EXPECT_EQ(loop->getStepSign(), RangeForStmt::StepSign::Positive);
   // `tmp` is defined in the loop only: not carried.
   EXPECT_EQ(carriedText(loop->getCarried()), "acc : [128] fp32, count : i32");
   EXPECT_EQ(c.lineCol(loop->getLoc()), "6:5");
@@ -71,13 +71,23 @@ TEST(ControlFlow, RangeForWidth) {
   EXPECT_EQ(carriedText(loop->getCarried()), "s : i32");
 }
 
+TEST(ControlFlow, RuntimeStepSignDecidedAtRunTime) {
+  Compilation c(kernelWith("s = 0\nfor i in range(n, 0, -n):\n    s += i\n"
+                           "tl.store(x_ptr, s.to(tl.float32))"));
+  std::unique_ptr<KernelInstance> kernel;
+  auto *loop = analyzeFirst<RangeForStmt>(c, kernel);
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->getStepSign(), RangeForStmt::StepSign::Runtime);
+  EXPECT_EQ(loop->getStep().getType().str(), "i32");
+}
+
 TEST(ControlFlow, NegativeConstexprStep) {
   Compilation c(kernelWith("s = 0\nfor i in range(n, 0, -2):\n    s += i\n"
                            "tl.store(x_ptr, s.to(tl.float32))"));
   std::unique_ptr<KernelInstance> kernel;
   auto *loop = analyzeFirst<RangeForStmt>(c, kernel);
   ASSERT_NE(loop, nullptr);
-  EXPECT_TRUE(loop->isDescending());
+  EXPECT_EQ(loop->getStepSign(), RangeForStmt::StepSign::Negative);
   auto *step = llvm::dyn_cast<ConstantExpr>(&loop->getStep());
   ASSERT_NE(step, nullptr);
   EXPECT_EQ(step->getValue().getInt(), 2);

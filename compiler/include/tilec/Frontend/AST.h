@@ -489,27 +489,34 @@ struct CarriedVar {
 
 /// `for i in range(start, end, step)` with runtime bounds (scf.for). `start`,
 /// `end` and `step` are scalars of the induction variable's type (i32 or
-/// i64). Runtime steps are assumed positive (as in Triton). If `descending`,
-/// `step` is the magnitude of a negative constexpr step: the loop runs
-/// max(ceil((start - end) / step), 0) times with i = start - k * step.
+/// i64). A positive constexpr step maps to scf.for directly. For a negative
+/// constexpr step, `step` holds its magnitude: the loop runs
+/// max(ceil((start - end) / step), 0) times with i = start - k * step. A
+/// runtime step's sign is tested at run time (Python's rule, which Triton
+/// leaves undefined): max(ceil((end - start) / step), 0) trips with
+/// i = start + k * step.
 /// Every carried variable holds its value from before the loop on entry and
 /// has its value from the end of the body on the next entry and after the
 /// loop.
 class RangeForStmt : public Stmt {
 public:
+  /// What is known of the step's sign at compile time.
+  enum class StepSign { Positive, Negative, Runtime };
+
   RangeForStmt(SourceLoc loc, Variable *inductionVar, Type inductionType, ExprPtr start,
-               ExprPtr end, ExprPtr step, bool descending, std::vector<CarriedVar> carried,
+               ExprPtr end, ExprPtr step, StepSign stepSign,
+               std::vector<CarriedVar> carried,
                Block body)
       : Stmt(Kind::RangeFor, loc), inductionVar(inductionVar),
         inductionType(std::move(inductionType)), start(std::move(start)),
-        end(std::move(end)), step(std::move(step)), descending(descending),
+        end(std::move(end)), step(std::move(step)), stepSign(stepSign),
         carried(std::move(carried)), body(std::move(body)) {}
   Variable *getInductionVar() const { return inductionVar; }
   const Type &getInductionType() const { return inductionType; }
   const Expr &getStart() const { return *start; }
   const Expr &getEnd() const { return *end; }
   const Expr &getStep() const { return *step; }
-  bool isDescending() const { return descending; }
+  StepSign getStepSign() const { return stepSign; }
   llvm::ArrayRef<CarriedVar> getCarried() const { return carried; }
   const Block &getBody() const { return body; }
   static bool classof(const Stmt *s) { return s->getKind() == Kind::RangeFor; }
@@ -518,7 +525,7 @@ private:
   Variable *inductionVar;
   Type inductionType;
   ExprPtr start, end, step;
-  bool descending;
+  StepSign stepSign;
   std::vector<CarriedVar> carried;
   Block body;
 };

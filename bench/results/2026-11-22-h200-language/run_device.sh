@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The one script run on the GPU machine (through the device tool), over a
+# carried build/: the runtime unit tests, every GPU test, every example
+# program, then the benchmark beside Triton and PyTorch. Full logs land in
+# $OUT (7 files: device.txt, runtime_unit_tests.log, gpu_tests.log,
+# examples.log, bench.log, bench.md, bench.json); the console gets summaries.
+# About 5 minutes on an H200.
+set -uo pipefail
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+status=0
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$OUT/device.txt"
+echo "== runtime_unit_tests"
+timeout 120 build/bin/runtime_unit_tests >"$OUT/runtime_unit_tests.log" 2>&1 || status=1
+tail -n 15 "$OUT/runtime_unit_tests.log"
+# The GPU tests in two runs, so that a kernel that hangs (spin loops in the
+# atomics and control-flow tests) cannot take the other results with it.
+: >"$OUT/gpu_tests.log"
+for filter in '-AtomicTest.*:ControlFlowTest.*' 'AtomicTest.*:ControlFlowTest.*'; do
+  echo "== gpu_tests --gtest_filter=$filter"
+  timeout 180 build/bin/gpu_tests --gtest_filter="$filter" >"$OUT/gpu_part.log" 2>&1 || status=1
+  cat "$OUT/gpu_part.log" >>"$OUT/gpu_tests.log"
+  # The summary and every failure (gtest lists them at the end).
+  sed -n '/^\[==========\].* ran\./,$p' "$OUT/gpu_part.log" | head -n 60
+done
+rm -f "$OUT/gpu_part.log"
+# Process substitution (not a pipe) keeps status updates in this shell.
+{
+  for e in vector_add gelu; do
+    for n in 1 98432 1048579 268435456; do
+      echo "== $e --n $n"
+      build/bin/$e --n $n >"$OUT/last_example.txt" 2>&1 || status=1
+      tail -n 4 "$OUT/last_example.txt"
+    done
+  done
+  # Each runs its own list of shapes, most not multiples of the blocks.
+  for e in softmax matmul weighted_sum layernorm; do
+    echo "== $e"
+    timeout 120 build/bin/$e 2>&1 || status=1
+  done
+  # The benchmark's softmax variant on rows longer than 1024 columns.
+  echo "== softmax --ptx softmax_16384.ptx"
+  timeout 120 build/bin/softmax --ptx build/dsl_examples/softmax_16384.ptx \
+    --shape 5x16384 --shape 300x9999 --shape 7x1025 2>&1 || status=1
+} > >(tee "$OUT/examples.log") 2>&1
+rm -f "$OUT/last_example.txt"
+sleep 1 # Let tee flush examples.log.
+echo "== benchmark"
+PYTHONUNBUFFERED=1 timeout 360 python3 bench/bench.py --out "$OUT" 2>&1 | tee "$OUT/bench.log" || status=1
+echo "== run_device.sh exit status $status"
+exit $status

@@ -255,10 +255,8 @@ Value MLIRGenerator::generateUnaryMath(const BuiltinCallExpr &call,
   ScalarKind kind = type.getElement();
   bool exact = builtin == Builtin::Abs || builtin == Builtin::Floor ||
                builtin == Builtin::Ceil;
-  // PTX has no fp64 transcendental instructions (only sqrt, rcp, fma).
-  if (kind == ScalarKind::F64 && !exact && builtin != Builtin::Sqrt)
-    return fail(call.getLoc(), "not supported yet: '" +
-                                   getBuiltinInfo(builtin).name + "' on fp64");
+  // fp64 transcendentals have no PTX instructions: the lowering calls
+  // libdevice for them.
   Value operand = generateExpr(call.getArg(0));
   if (!operand)
     return nullptr;

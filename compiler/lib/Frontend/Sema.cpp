@@ -275,8 +275,10 @@ void Sema::analyzeStmt(const Stmt &stmt) {
     if (llvm::isa<ConstantExpr>(expr))
       return; // Docstrings and other bare literals.
     ExprPtr typed = analyzeExpr(expr);
-    // Values without effects (a device function's result) are dropped.
-    if (typed && !getConstexpr(*typed) && !llvm::isa<NameExpr, TupleExpr>(*typed))
+    // Values without effects (a device function's result, a block pointer)
+    // are dropped.
+    if (typed && !getConstexpr(*typed) && !llvm::isa<NameExpr, TupleExpr>(*typed) &&
+        !typed->getType().isBlockPointer())
       out->push_back(std::make_unique<ExprStmt>(stmt.getLoc(), std::move(typed)));
     return;
   }

@@ -405,35 +405,50 @@ void Sema::analyzeIf(const IfStmt &stmt) {
   if (!(cond = toCondition(std::move(cond), "'if'")))
     return;
   llvm::StringMap<Binding> before = scope;
+  std::vector<Frame> outerFrames = frames;
   Block thenBlock, elseBlock;
   Block *outer = out;
   if (function)
     ++function->runtimeDepth;
   out = &thenBlock;
   analyzeBlockIn(stmt.getThen(), false, nullptr, {});
+  bool thenReturned = takeReturned();
   llvm::StringMap<Binding> thenScope = std::move(scope);
   scope = before;
   out = &elseBlock;
   analyzeBlockIn(stmt.getElse(), false, nullptr, {});
+  bool elseReturned = takeReturned();
   llvm::StringMap<Binding> elseScope = std::move(scope);
+  // A branch returns: the rest of the function runs in the other branches,
+  // so that every branch returns and the value is the `if`'s result.
+  bool returns = thenReturned || elseReturned;
+  if (returns && !thenReturned)
+    analyzeContinuation(thenScope, thenBlock, outerFrames);
+  if (returns && !elseReturned)
+    analyzeContinuation(elseScope, elseBlock, outerFrames);
   scope = before;
   out = outer;
   if (function)
     --function->runtimeDepth;
 
-  std::vector<std::string> assigned = collectAssignedNames(stmt.getThen());
-  for (std::string &name : collectAssignedNames(stmt.getElse()))
-    if (!llvm::is_contained(assigned, name))
-      assigned.push_back(std::move(name));
-  // Names read after the `if` (a block pointer as its runtime parts).
+  // Names read after the `if` (a block pointer as its runtime parts); after
+  // an `if` that returns, only the returned value.
   std::vector<std::string> names;
-  for (const std::string &name : assigned) {
-    if (!isLiveAfter(name))
-      continue; // Never read again: the value before the `if` may stay.
-    std::vector<std::string> parts = getBlockPointerParts(name);
-    if (parts.empty())
-      parts.push_back(name);
-    names.insert(names.end(), parts.begin(), parts.end());
+  if (returns) {
+    names.push_back(getReturnName());
+  } else {
+    std::vector<std::string> assigned = collectAssignedNames(stmt.getThen());
+    for (std::string &name : collectAssignedNames(stmt.getElse()))
+      if (!llvm::is_contained(assigned, name))
+        assigned.push_back(std::move(name));
+    for (const std::string &name : assigned) {
+      if (!isLiveAfter(name))
+        continue; // Never read again: the value before the `if` may stay.
+      std::vector<std::string> parts = getBlockPointerParts(name);
+      if (parts.empty())
+        parts.push_back(name);
+      names.insert(names.end(), parts.begin(), parts.end());
+    }
   }
   std::vector<CarriedVar> results;
   llvm::StringMap<Binding> after = before;
@@ -461,6 +476,10 @@ void Sema::analyzeIf(const IfStmt &stmt) {
       result = *thenB; // The same compile-time value either way.
       continue;
     }
+    if (returns && !checkReturnTypes(*thenB, *elseB)) {
+      ok = false;
+      continue;
+    }
     // Check the branch that assigned it against the one that did not.
     auto beforeIt = before.find(name);
     bool thenKept = beforeIt != before.end() && beforeIt->second.var == thenB->var &&
@@ -473,6 +492,8 @@ void Sema::analyzeIf(const IfStmt &stmt) {
       type = reference->type;
     else if (other->var)
       type = other->type;
+    else if (returns && (reference->value.isFloat() || other->value.isFloat()))
+      type = Type::getScalar(ScalarKind::F32); // Returned numbers: Triton's promotion.
     else if (std::optional<ScalarKind> kind = getNaturalScalarKind(reference->value))
       type = Type::getScalar(*kind);
     else
@@ -494,6 +515,93 @@ void Sema::analyzeIf(const IfStmt &stmt) {
     out->push_back(std::make_unique<RuntimeIfStmt>(
         stmt.getLoc(), std::move(cond), std::move(results), std::move(thenBlock),
         std::move(elseBlock)));
+  if (!returns)
+    return;
+  // Every path returned: the function's value is the merged binding.
+  function->returned = true;
+  const Binding &value = scope[getReturnName()];
+  if (value.poisoned) {
+    function->returnValue = nullptr;
+  } else if (value.var) {
+    auto name = std::make_unique<NameExpr>(stmt.getLoc(), getReturnName(), value.var);
+    name->setType(value.type);
+    function->returnValue = std::move(name);
+  } else {
+    function->returnValue = makeConstant(stmt.getLoc(), value.value);
+  }
+}
+
+std::string Sema::getReturnName() const {
+  return function->def->getName().str() + ".return";
+}
+
+bool Sema::takeReturned() {
+  if (!function || !function->returned)
+    return false;
+  function->returned = false;
+  function->returnValue = nullptr;
+  return true;
+}
+
+void Sema::analyzeContinuation(llvm::StringMap<Binding> &branchScope, Block &branchBlock,
+                               llvm::ArrayRef<Frame> outerFrames) {
+  std::swap(scope, branchScope);
+  Block *outer = out;
+  out = &branchBlock;
+  std::vector<Frame> savedFrames = std::move(frames);
+  // The statements after the `if` in its block, then after the enclosing
+  // statement in each enclosing block of the function (none is a loop body:
+  // `return` inside a loop is rejected).
+  for (size_t k = outerFrames.size(); k-- > 0 && !function->returned;) {
+    const Frame &frame = outerFrames[k];
+    for (size_t i = frame.index + 1; i < frame.block->size() && !function->returned;
+         ++i) {
+      if (++analyzedStatements >= kMaxAnalyzedStatements) {
+        if (analyzedStatements == kMaxAnalyzedStatements)
+          diag.error((*frame.block)[i]->getLoc(),
+                     "the kernel is too large: more than " +
+                         llvm::Twine(kMaxAnalyzedStatements) +
+                         " statements after unrolling static_range loops and "
+                         "inlining device functions");
+        break;
+      }
+      frames.assign(outerFrames.begin(), outerFrames.begin() + k + 1);
+      frames.back().index = i;
+      analyzeStmt(*(*frame.block)[i]);
+    }
+  }
+  frames = std::move(savedFrames);
+  if (!function->returned) // Falls off the end of the function: returns None.
+    bind(getReturnName(), function->def->getLoc(),
+         makeConstant(function->def->getLoc(), ConstValue::getNone()));
+  takeReturned();
+  out = outer;
+  std::swap(scope, branchScope);
+}
+
+bool Sema::checkReturnTypes(const Binding &a, const Binding &b) {
+  auto describe = [&](const Binding &binding) {
+    std::string where = binding.loc == function->def->getLoc()
+                            ? "the end of the function"
+                            : "line " + lineOf(diag, binding.loc);
+    return (binding.var ? binding.type.str() : binding.value.str()) + " (" + where + ")";
+  };
+  bool match;
+  if (a.var && b.var) {
+    match = a.type == b.type;
+  } else if (a.var || b.var) {
+    const Binding &typed = a.var ? a : b, &constant = a.var ? b : a;
+    match = constant.value.isNumber() && !typed.type.isPointer() &&
+            !(constant.value.isFloat() && !isFloat(typed.type.getElement()));
+  } else {
+    match = a.value.isNumber() && b.value.isNumber();
+  }
+  if (match)
+    return true;
+  diag.error(b.loc, "'" + function->def->getName() +
+                        "' returns values of different types: " + describe(a) +
+                        " and " + describe(b));
+  return false;
 }
 
 ExprPtr Sema::analyzeRuntimeIfExpr(const IfExpr &expr, ExprPtr cond) {

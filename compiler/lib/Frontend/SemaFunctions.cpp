@@ -187,15 +187,37 @@ ExprPtr Sema::materializeReturn(ExprPtr value) {
 
 void Sema::analyzeReturn(const ReturnStmt &stmt) {
   bool inKernel = !function || function->def->isKernel();
-  if (function && function->runtimeDepth > 0) {
-    diag.error(stmt.getLoc(), "not supported yet: 'return' inside a runtime 'if' or "
-                              "loop (return at the end of the function, or in a "
-                              "branch of a constexpr 'if')");
+  bool inRuntimeIf = function && function->runtimeDepth > 0;
+  if (inRuntimeIf && llvm::any_of(frames, [](const Frame &frame) {
+        return frame.loopBody;
+      })) {
+    diag.error(stmt.getLoc(), "not supported yet: 'return' inside a loop (as in "
+                              "Triton; return after the loop)");
     return;
   }
   const Expr *value = stmt.getValue();
   if (inKernel && value) {
     diag.error(value->getLoc(), "a kernel cannot return a value");
+    return;
+  }
+  if (inRuntimeIf) {
+    // Inside a runtime `if`: the value is assigned to a hidden name that the
+    // `if` yields (see analyzeIf); every path of the function returns.
+    ExprPtr result;
+    if (value && llvm::isa<TupleExpr>(value))
+      diag.error(value->getLoc(), "not supported yet: returning a tuple from inside a "
+                                  "runtime 'if'");
+    else
+      result = value ? analyzeExpr(*value) : makeConstant(stmt.getLoc(),
+                                                          ConstValue::getNone());
+    if (result && !getConstexpr(*result) && !result->getType().isValue()) {
+      diag.error(value->getLoc(), "not supported yet: returning a " +
+                                      result->getType().str() +
+                                      " from inside a runtime 'if'");
+      result = nullptr;
+    }
+    bind(getReturnName(), stmt.getLoc(), std::move(result));
+    function->returned = true;
     return;
   }
   ExprPtr result;

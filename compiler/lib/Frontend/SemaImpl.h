@@ -163,6 +163,19 @@ private:
   void finishLoop(const llvm::StringMap<Binding> &before, const Block &body,
                   llvm::StringRef loopVar, llvm::ArrayRef<CarriedVar> carried,
                   llvm::ArrayRef<std::string> carriedNames, SourceLoc loc);
+  /// The hidden name a `return` inside a runtime `if` assigns ("<fn>.return").
+  std::string getReturnName() const;
+  /// After a branch of a runtime `if`: did it return? Clears the flag.
+  bool takeReturned();
+  /// Analyzes into `branchBlock`, with `branchScope`, the statements that
+  /// follow the runtime `if` whose enclosing frames are `outerFrames` (the
+  /// rest of the function), for a branch that does not return while another
+  /// does. Falling off the end returns None.
+  void analyzeContinuation(llvm::StringMap<Binding> &branchScope, Block &branchBlock,
+                           llvm::ArrayRef<Frame> outerFrames);
+  /// Reports (and returns false) unless the values two branches of a runtime
+  /// `if` return can be merged into one type.
+  bool checkReturnTypes(const Binding &a, const Binding &b);
   /// checkCarried for `name` in one branch of a runtime `if`.
   bool checkBranch(llvm::StringMap<Binding> &branchScope, Block &branchBlock,
                    llvm::StringRef name, const Type &type, SourceLoc ifLoc);

@@ -229,6 +229,49 @@ TEST(DeviceFunctions, ReturnInConstexprBranch) {
   EXPECT_EQ(returns, 2u);
 }
 
+TEST(DeviceFunctions, ReturnInRuntimeIf) {
+  // Every path returns: the statements after an `if` whose branch returns
+  // run in its other branch, and the scf.if yields the returned value
+  // (weak literals take the type of the runtime values).
+  Compilation c("def sign(x):\n"
+                "    if x > 0:\n"
+                "        return 1\n"
+                "    elif x < 0:\n"
+                "        return -1\n"
+                "    return 0\n"
+                "def clamp(x, hi):\n"
+                "    if x > hi:\n"
+                "        return hi\n"
+                "    y = x * 2.0\n"
+                "    return y\n"
+                "@kernel\n"
+                "def k(x_ptr: *fp32, n: i32):\n"
+                "    s = sign(n)\n"
+                "    tl.store(x_ptr + s, clamp(tl.load(x_ptr), 1))\n"
+                "    if n > 8:\n"
+                "        return\n"
+                "    tl.store(x_ptr, 2.0)\n");
+  auto kernel = analyzeOne(c);
+  ASSERT_TRUE(kernel);
+  std::vector<const RuntimeIfStmt *> ifs;
+  for (const StmtPtr &stmt : kernel->body)
+    if (auto *ifStmt = llvm::dyn_cast<RuntimeIfStmt>(stmt.get()))
+      ifs.push_back(ifStmt);
+  ASSERT_EQ(ifs.size(), 3u);
+  EXPECT_EQ(carriedText(ifs[0]->getResults()), "sign.return : i32");
+  auto *elif = find<RuntimeIfStmt>(ifs[0]->getElse());
+  ASSERT_NE(elif, nullptr);
+  EXPECT_EQ(carriedText(elif->getResults()), "sign.return : i32");
+  // The rest of clamp runs in the else branch.
+  EXPECT_EQ(carriedText(ifs[1]->getResults()), "clamp.return : fp32");
+  EXPECT_EQ(ifs[1]->getElse().size(), 2u);
+  // A kernel's bare return: the rest of the kernel is the else branch.
+  EXPECT_TRUE(ifs[2]->getResults().empty());
+  EXPECT_TRUE(ifs[2]->getThen().empty());
+  EXPECT_EQ(ifs[2]->getElse().size(), 1u);
+  EXPECT_EQ(kernel->body.back().get(), ifs[2]);
+}
+
 TEST(ControlFlow, BlockPointersAreCarriedAsParts) {
   Compilation c(
       "def step(bp, D: tl.constexpr):\n"
@@ -373,11 +416,23 @@ INSTANTIATE_TEST_SUITE_P(
                          "from another function; remove its decorator to make it a "
                          "device function"},
         ControlFlowError{
-            "def f(x, n):\n    if n > 0:\n        return x\n    return x + 1\n"
+            "def f(x, n):\n    while n > 0:\n        if n > 1:\n            return x\n"
+            "    return x + 1\n"
             "@kernel\ndef k(x_ptr: *fp32, n: i32):\n    tl.store(x_ptr, f(1.0, n))\n",
-            "test.tile:3:9: error: not supported yet: 'return' inside a "
-            "runtime 'if' or loop (return at the end of the function, or in "
-            "a branch of a constexpr 'if')"},
+            "test.tile:4:13: error: not supported yet: 'return' inside a loop (as in "
+            "Triton; return after the loop)"},
+        ControlFlowError{
+            "def f(x, n):\n    if n > 0:\n        return x\n    return n\n"
+            "@kernel\ndef k(x_ptr: *fp32, n: i32):\n"
+            "    tl.store(x_ptr, f(tl.load(x_ptr), n))\n",
+            "test.tile:4:5: error: 'f' returns values of different types: fp32 (line 3) "
+            "and i32 (line 4)"},
+        ControlFlowError{
+            "def f(x, n):\n    if n > 0:\n        return x\n"
+            "@kernel\ndef k(x_ptr: *fp32, n: i32):\n"
+            "    tl.store(x_ptr, f(tl.load(x_ptr), n))\n",
+            "test.tile:1:5: error: 'f' returns values of different types: fp32 (line 3) "
+            "and None (the end of the function)"},
         ControlFlowError{"def f(x):\n    return x + undefined\n"
                          "@kernel\ndef k(x_ptr: *fp32):\n    tl.store(x_ptr, f(1.0))\n",
                          "test.tile:2:16: error: unknown name 'undefined'"},

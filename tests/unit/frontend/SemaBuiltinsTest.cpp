@@ -302,6 +302,20 @@ TEST(SemaBuiltins, BlockPointerVariableKeepsOneScalarPerPart) {
   EXPECT_EQ(load.getArg(2).getType().str(), "[16, 32] fp32");
 }
 
+TEST(SemaBuiltins, DiscardedBlockPointerIsDropped) {
+  // A block pointer as a bare expression statement has no effect.
+  Compilation c(kernelWith(
+      "b = tl.make_block_ptr(x_ptr, (n, n), (n, 1), (0, 0), (16, 32), (1, 0))\n"
+      "tl.make_block_ptr(x_ptr, (n, n), (n, 1), (0, 0), (16, 32), (1, 0))\n"
+      "b.advance((0, 16))\n"
+      "tl.advance(b, (16, 0))",
+      kParams));
+  auto kernel = analyzeBody(c);
+  ASSERT_NE(kernel, nullptr);
+  for (const StmtPtr &stmt : kernel->body)
+    EXPECT_FALSE(llvm::isa<ExprStmt>(stmt.get()));
+}
+
 INSTANTIATE_TEST_SUITE_P(
     BlockPointers, BuiltinErrors,
     ::testing::Values(

@@ -145,10 +145,9 @@ INSTANTIATE_TEST_SUITE_P(
                   "test.tile:4:9: error: cannot broadcast shape [4] to [4, 8]"},
         // Not implemented yet.
         // Control flow (more in ControlFlowTest.cpp).
-        SemaError{"if n > 0:\n    return",
-                  "test.tile:4:9: error: not supported yet: 'return' inside a runtime 'if' "
-                  "or loop (return at the end of the function, or in a branch of a "
-                  "constexpr 'if')"},
+        SemaError{"for i in range(n):\n    if i > 2:\n        return",
+                  "test.tile:5:13: error: not supported yet: 'return' inside a loop "
+                  "(as in Triton; return after the loop)"},
         SemaError{"for i in range(x_ptr):\n    pass",
                   "test.tile:3:20: error: a range bound must be an integer scalar, got "
                   "*fp32"},

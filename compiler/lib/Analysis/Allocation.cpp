@@ -43,10 +43,21 @@ static int64_t tileBytes(Value value) {
   return numElements(value.getType()) * getElementBytes(value.getType());
 }
 
-/// Scratch of an atomic: a scalar one broadcasts its old value through
-/// shared memory, a tiled one needs none.
-static int64_t atomicBytes(Value ptr) {
-  return isa<RankedTensorType>(ptr.getType()) ? 0 : 8;
+/// Scratch of an atomic whose old values are used: a scalar one broadcasts
+/// thread 0's result (8 bytes); a tile whose layout replicates elements passes
+/// each owner's results to the replicas (one slot per element). Otherwise
+/// none.
+static int64_t atomicBytes(Operation *atomic, Value ptr) {
+  Value result = atomic->getResult(0);
+  if (result.use_empty())
+    return 0;
+  auto tensor = dyn_cast<RankedTensorType>(ptr.getType());
+  if (!tensor)
+    return 8;
+  Attribute layout = tensor.getEncoding();
+  if (!layout || !tilegpu::isReplicated(layout, tensor.getShape()))
+    return 0;
+  return tileBytes(result);
 }
 
 /// False when the warps of the source's blocked layout do not split the
@@ -103,8 +114,12 @@ int64_t mlir::tilec::getScratchBytes(Operation *op) {
             return (a.getNumElements() + b.getNumElements()) *
                    getElementBytes(a);
           })
-          .Case([](tile::AtomicRMWOp rmw) { return atomicBytes(rmw.getPtr()); })
-          .Case([](tile::AtomicCASOp cas) { return atomicBytes(cas.getPtr()); })
+          .Case([](tile::AtomicRMWOp rmw) {
+            return atomicBytes(rmw, rmw.getPtr());
+          })
+          .Case([](tile::AtomicCASOp cas) {
+            return atomicBytes(cas, cas.getPtr());
+          })
           .Default([](Operation *) -> int64_t { return 0; });
   return llvm::alignTo(bytes, kSharedBufferAlignment);
 }

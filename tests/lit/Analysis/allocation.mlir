@@ -42,15 +42,18 @@ func.func @sizes(%x: tensor<16x32xf32>, %r: tensor<512xf32>, %a: tensor<16x8xf16
   %t = tile.trans %x {order = array<i32: 1, 0>} : tensor<16x32xf32> -> tensor<32x16xf32>
   // expected-remark @+1 {{scratch offset = 0, bytes = 2048, lifetime = [15, 15]}}
   %re = tile.reshape %x : tensor<16x32xf32> -> tensor<512xf32>
-  // A scalar atomic broadcasts its old value: 8 bytes, rounded to 16.
+  // A scalar atomic broadcasts its old value (used below): 8 bytes, rounded
+  // to 16.
   // expected-remark @+1 {{scratch offset = 0, bytes = 16, lifetime = [16, 16]}}
   %cas = tile.atomic_cas %p, %all, %all : (!tile.ptr<f32>, f32, f32) -> f32
-  // Tiled atomics need none.
+  // A tile atomic needs none when no thread holds a replica (or its old
+  // values are unused).
   %ps = tile.splat %p : tensor<512x!tile.ptr<f32>>
   %old = tile.atomic_rmw add %ps, %r : (tensor<512x!tile.ptr<f32>>, tensor<512xf32>) -> tensor<512xf32>
   // i1 elements take a byte.
   // expected-remark @+1 {{scratch offset = 0, bytes = 512, lifetime = [19, 19]}}
   %mc = tilegpu.convert_layout %m : tensor<512xi1, #b4> -> tensor<512xi1, #b1>
+  tile.store %p, %cas : (!tile.ptr<f32>, f32) -> ()
   return
 }
 

@@ -2,10 +2,10 @@
 //
 // Each element of an atomic on a pointer tile becomes one predicated PTX
 // `atom.acq_rel.gpu.global` instruction in the thread that owns it (threads
-// holding replicas, and masked-off elements, access nothing and get 0). An
-// atomic on a scalar pointer runs in thread 0 only; when its old value is
-// used, thread 0 passes it to the other threads through 8 bytes of scratch
-// shared memory. Float max/min use two integer atomics chosen by the sign of
+// holding replicas, and masked-off elements, access nothing). An atomic on a
+// scalar pointer runs in thread 0 only. When the old values are used, the
+// threads that ran the atomics pass them on through scratch shared memory:
+// 8 bytes for a scalar, one slot per element for a replicated tile. Float max/min use two integer atomics chosen by the sign of
 // the operand, as Triton does: signed max for non-negative values and
 // unsigned min for negative ones (and the reverse for min). 16-bit kinds
 // without a PTX instruction (bf16 add, f16/bf16 max/min, exchange) are
@@ -231,28 +231,44 @@ LogicalResult lowerAtomic(Operation *op, const AtomPlan &plan, Value origPtr,
                                pred, valueType));
   }
 
-  if (!tensorType && !op->getResult(0).use_empty()) {
-    // Thread 0 holds the old value: share it through scratch.
+  // Only owners ran the atomics: pass their old values on through scratch to
+  // every thread (thread 0's for a scalar; each element's owner's for a tile
+  // whose layout replicates elements).
+  if (owner && !op->getResult(0).use_empty()) {
     Value scratch = getScratchBase(loc, rewriter, op);
     if (!scratch)
       return failure();
+    SmallVector<Value> slots;
+    if (tensorType) {
+      for (ArrayRef<Value> index :
+           emitIndices(loc, rewriter, tensorType.getEncoding(),
+                       tensorType.getShape()))
+        slots.push_back(LLVM::GEPOp::create(
+            rewriter, loc, scratch.getType(), valueType, scratch,
+            ValueRange{emitLinearIndex(loc, rewriter, index,
+                                       tensorType.getShape())}));
+    } else {
+      slots.push_back(scratch);
+    }
     auto generic = LLVM::LLVMPointerType::get(rewriter.getContext());
-    Value address =
-        LLVM::AddrSpaceCastOp::create(rewriter, loc, generic, scratch);
     Type bitsType = rewriter.getIntegerType(plan.bits);
-    Value bits = LLVM::BitcastOp::create(rewriter, loc, bitsType, results[0]);
     std::string text =
         llvm::formatv("@$2 st.b{0} [ $0 ], $1;", plan.bits).str();
-    LLVM::InlineAsmOp::create(
-        rewriter, loc, TypeRange(), ValueRange{address, bits, owner}, text,
-        ("l," + constraintFor(plan.bits) + ",b").str(),
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(rewriter.getContext(),
-                                  LLVM::AsmDialect::AD_ATT),
-        ArrayAttr());
+    for (auto [slot, result] : llvm::zip(slots, results)) {
+      Value address = LLVM::AddrSpaceCastOp::create(rewriter, loc, generic, slot);
+      Value bits = LLVM::BitcastOp::create(rewriter, loc, bitsType, result);
+      LLVM::InlineAsmOp::create(
+          rewriter, loc, TypeRange(), ValueRange{address, bits, owner}, text,
+          ("l," + constraintFor(plan.bits) + ",b").str(),
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                    LLVM::AsmDialect::AD_ATT),
+          ArrayAttr());
+    }
     emitBarrier(loc, rewriter);
-    results[0] = LLVM::LoadOp::create(rewriter, loc, valueType, scratch);
+    for (auto [slot, result] : llvm::zip(slots, results))
+      result = LLVM::LoadOp::create(rewriter, loc, valueType, slot);
   }
   rewriter.replaceOp(op, packElements(loc, results, resultType, rewriter));
   return success();

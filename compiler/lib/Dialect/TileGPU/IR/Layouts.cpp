@@ -39,6 +39,16 @@ int64_t mlir::tilegpu::getTotalElemsPerThread(Attribute layout,
   return cast<BlockedEncodingAttr>(layout).getElemsPerThread(shape);
 }
 
+bool mlir::tilegpu::isReplicated(Attribute layout, ArrayRef<int64_t> shape) {
+  if (auto slice = dyn_cast<SliceEncodingAttr>(layout))
+    return isReplicated(slice.getParent(), slice.getParentShape(shape));
+  auto blocked = cast<BlockedEncodingAttr>(layout);
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (shape[d] < blocked.getCTATileSize(d))
+      return true;
+  return false;
+}
+
 SmallVector<unsigned> mlir::tilegpu::getLayoutOrder(Attribute layout) {
   if (auto slice = dyn_cast<SliceEncodingAttr>(layout)) {
     SmallVector<unsigned> order;

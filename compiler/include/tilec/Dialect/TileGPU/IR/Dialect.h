@@ -47,6 +47,11 @@ unsigned getLayoutRank(Attribute layout);
 /// shape with a 1 inserted at the sliced dimension).
 int64_t getTotalElemsPerThread(Attribute layout, ArrayRef<int64_t> shape);
 
+/// Whether several threads hold copies of the same element of a tile of
+/// `shape` in the distributed `layout` (the tile is smaller than the layout's
+/// CTA tile along some dimension); emitOwnerPredicate then tells the owner.
+bool isReplicated(Attribute layout, ArrayRef<int64_t> shape);
+
 /// The dimensions of a distributed layout from fastest to slowest varying
 /// (for a slice: the parent's order without the sliced dimension, later
 /// dimensions renumbered).

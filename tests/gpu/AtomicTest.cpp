@@ -149,4 +149,25 @@ TEST_F(AtomicTest, ScalarCountersOncePerProgram) {
       "scalar atomic_xchg");
 }
 
+TEST_F(AtomicTest, OldValuesOfASmallTileReachEveryThread) {
+  tile::Kernel K = kernel("atomic_small_tile_old", "k_small_tile_old");
+  const std::size_t Programs = 7, Block = K.info().constexprInt("BLOCK");
+  std::vector<I32> Slots =
+      gputest::randomInts<I32>(Programs * Block, -1000, 1000, 171);
+  auto DSlots = upload(Slots);
+  auto DSums = poisoned<I32>(Programs);
+  K.launch(tile::Grid{unsigned(Programs)}, tile::Stream(), DSlots, DSums);
+  Ctx->synchronize();
+  gputest::expectEqual(
+      DSums.toHost(),
+      [&](std::size_t P) {
+        return std::accumulate(Slots.begin() + P * Block,
+                               Slots.begin() + (P + 1) * Block, I32(0));
+      },
+      "sum of the old values of a 16-element atomic_add");
+  gputest::expectEqual(
+      DSlots.toHost(), [&](std::size_t I) { return Slots[I] + 1; },
+      "each slot incremented once");
+}
+
 } // namespace

@@ -11,7 +11,25 @@
 namespace {
 
 using IndexingTest = gputest::GpuTest<>;
-using ShapeTest = gputest::GpuTest<>;
+class ShapeTest : public gputest::GpuTest<> {
+protected:
+  /// Transposes an M x N matrix with `Module`'s k_trans (one [R, C] tile per
+  /// program) and checks every element.
+  void checkTranspose(const char *Module, std::size_t M, std::size_t N) {
+    tile::Kernel K = kernel(Module, "k_trans");
+    std::vector<float> X = examples::randomFloats(M * N, -1, 1, 61);
+    auto DX = upload(X);
+    auto DOut = poisoned<float>(M * N + 64);
+    K.launch(tile::Grid{gputest::blocks(M, K.info().constexprInt("R")),
+                        gputest::blocks(N, K.info().constexprInt("C"))},
+             tile::Stream(), DX, DOut, static_cast<std::int32_t>(M),
+             static_cast<std::int32_t>(N));
+    Ctx->synchronize();
+    std::vector<float> Out = result(DOut, M * N, Module);
+    gputest::expectEqual(
+        Out, [&](std::size_t I) { return X[(I % M) * N + I / M]; }, Module);
+  }
+};
 
 TEST_F(IndexingTest, ProgramIdsOnA3DGrid) {
   tile::Kernel K = kernel("grid3d", "k_grid3d");
@@ -76,20 +94,14 @@ TEST_F(IndexingTest, Creation2D) {
       Out, [](std::size_t I) { return std::int32_t(I); }, "r * N + c");
 }
 
-TEST_F(ShapeTest, Trans) {
-  tile::Kernel K = kernel("trans", "k_trans");
-  const std::size_t M = 37, N = 45;
-  std::vector<float> X = examples::randomFloats(M * N, -1, 1, 61);
-  auto DX = upload(X);
-  auto DOut = poisoned<float>(M * N + 64);
-  K.launch(tile::Grid{gputest::blocks(M, K.info().constexprInt("R")),
-                      gputest::blocks(N, K.info().constexprInt("C"))},
-           tile::Stream(), DX, DOut, static_cast<std::int32_t>(M),
-           static_cast<std::int32_t>(N));
-  Ctx->synchronize();
-  std::vector<float> Out = result(DOut, M * N, "trans");
-  gputest::expectEqual(
-      Out, [&](std::size_t I) { return X[(I % M) * N + I / M]; }, "trans");
+TEST_F(ShapeTest, Trans) { checkTranspose("trans", 37, 45); }
+
+// A 128x128 fp32 transpose stages 64 KB through shared memory: more than a
+// launch gets without the opt-in, which the runtime sets from the metadata.
+TEST_F(ShapeTest, TransNeedingMoreThan48KBOfSharedMemory) {
+  EXPECT_GT(kernel("trans_big", "k_trans").info().SharedBytes,
+            std::size_t(48 * 1024));
+  checkTranspose("trans_big", 300, 259);
 }
 
 TEST_F(ShapeTest, Permute) {

@@ -134,12 +134,10 @@ AxisInfo subInfo(const AxisInfo &a, const AxisInfo &b) {
 AxisInfo mulInfo(const AxisInfo &a, const AxisInfo &b) {
   // A product is not contiguous, so its divisibility must hold for every
   // element: a contiguous factor only promises that its runs start aligned.
-  auto everyElement = [](const AxisInfo &x, unsigned d) {
-    return x.getContiguity(d) > 1 ? int64_t(1) : x.getDivisibility(d);
-  };
   return perDim(a.getRank(), [&](unsigned d) {
-    int64_t divisibility = std::min(AxisInfo::kMaxDivisibility,
-                                    everyElement(a, d) * everyElement(b, d));
+    int64_t divisibility =
+        std::min(AxisInfo::kMaxDivisibility,
+                 a.getElementDivisibility(d) * b.getElementDivisibility(d));
     return std::make_tuple(int64_t(1), divisibility,
                            std::gcd(a.getConstancy(d), b.getConstancy(d)));
   });
@@ -265,15 +263,11 @@ public:
               AxisInfo source = in(0);
               unsigned axis = expand.getAxis();
               // Along the new axis each element is its own run, so only a
-              // divisibility that holds for every element carries over: none
-              // along a contiguous dimension (its runs start aligned, the
-              // other elements do not).
+              // divisibility that holds for every element carries over.
               int64_t everyElement = AxisInfo::kMaxDivisibility;
               for (unsigned s = 0; s < source.getRank(); ++s)
-                everyElement = std::min(
-                    everyElement, source.getContiguity(s) > 1
-                                      ? int64_t(1)
-                                      : source.getDivisibility(s));
+                everyElement =
+                    std::min(everyElement, source.getElementDivisibility(s));
               return perDim(rank, [&](unsigned d) {
                 if (d == axis)
                   return std::make_tuple(int64_t(1), everyElement, int64_t(1));

@@ -46,6 +46,11 @@ public:
   int64_t getContiguity(unsigned dim) const { return contiguity[dim]; }
   int64_t getDivisibility(unsigned dim) const { return divisibility[dim]; }
   int64_t getConstancy(unsigned dim) const { return constancy[dim]; }
+  /// The divisibility every element along `dim` has, not only the start of
+  /// each contiguous run (1 along a contiguous dimension).
+  int64_t getElementDivisibility(unsigned dim) const {
+    return contiguity[dim] > 1 ? 1 : divisibility[dim];
+  }
 
   /// The most that is true of both `lhs` and `rhs` (per-dimension gcd).
   static AxisInfo join(const AxisInfo &lhs, const AxisInfo &rhs);

@@ -194,14 +194,25 @@ static LogicalResult verifyCombineRegion(Operation *op, ValueRange srcs,
   return success();
 }
 
+/// Checks what reduce and scan share: `axis` is a dimension of the sources
+/// and there is one result per source.
+static LogicalResult verifyAxisAndResultCount(Operation *op, ValueRange srcs,
+                                              ValueRange results,
+                                              int64_t axis) {
+  auto srcType = cast<RankedTensorType>(srcs[0].getType());
+  if (axis < 0 || axis >= srcType.getRank())
+    return op->emitOpError("axis ") << axis << " is out of range for rank "
+                                    << srcType.getRank();
+  if (results.size() != srcs.size())
+    return op->emitOpError("needs one result per source");
+  return success();
+}
+
 LogicalResult ReduceOp::verifyRegions() {
   auto srcType = cast<RankedTensorType>(getSrcs()[0].getType());
   int64_t axis = getAxis();
-  if (axis < 0 || axis >= srcType.getRank())
-    return emitOpError("axis ") << axis << " is out of range for rank "
-                                << srcType.getRank();
-  if (getResults().size() != getSrcs().size())
-    return emitOpError("needs one result per source");
+  if (failed(verifyAxisAndResultCount(*this, getSrcs(), getResults(), axis)))
+    return failure();
   SmallVector<int64_t> shape(srcType.getShape());
   shape.erase(shape.begin() + axis);
   for (auto [src, result] : llvm::zip(getSrcs(), getResults())) {
@@ -217,13 +228,9 @@ LogicalResult ReduceOp::verifyRegions() {
 }
 
 LogicalResult ScanOp::verifyRegions() {
-  auto srcType = cast<RankedTensorType>(getSrcs()[0].getType());
-  int64_t axis = getAxis();
-  if (axis < 0 || axis >= srcType.getRank())
-    return emitOpError("axis ") << axis << " is out of range for rank "
-                                << srcType.getRank();
-  if (getResults().size() != getSrcs().size())
-    return emitOpError("needs one result per source");
+  if (failed(verifyAxisAndResultCount(*this, getSrcs(), getResults(),
+                                      getAxis())))
+    return failure();
   for (auto [src, result] : llvm::zip(getSrcs(), getResults()))
     if (getElementTypeOrSelf(src.getType()) !=
         getElementTypeOrSelf(result.getType()))

@@ -94,7 +94,9 @@ struct ConvertTileGPUToLLVMPass
       int threads = kernel->second;
       func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     builder.getUnitAttr());
-      func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+      // .reqntid: the driver refuses a launch with any other block size, and
+      // the runtime checks the metadata's num_warps against it.
+      func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                     builder.getDenseI32ArrayAttr({threads, 1, 1}));
     });
   }

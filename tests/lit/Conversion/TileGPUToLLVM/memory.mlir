@@ -4,7 +4,7 @@
 #b4 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
   // CHECK-LABEL: llvm.func @uniform_mask
-  // CHECK-SAME: nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>
+  // CHECK-SAME: nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>
   func.func @uniform_mask(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel, "tilegpu.num-warps" = 4 : i32} {
     %r = tile.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32, #b4>
     %ns = tile.splat %n : tensor<1024xi32, #b4>

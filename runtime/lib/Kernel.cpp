@@ -15,8 +15,14 @@ void Kernel::launchImpl(const Grid &G, const Stream &S, const Arg *Args,
     throw Error("launch of " + Info->Name + ": grid (" + std::to_string(G.X) +
                 ", " + std::to_string(G.Y) + ", " + std::to_string(G.Z) +
                 ") is empty");
+  // cuLaunchKernel reads one pointer per .param of the PTX entry, and from
+  // each as many bytes as the .param has. Module::load checked (checkPtx)
+  // that the metadata lists exactly the entry's parameters with their sizes,
+  // and Sig.check that Args match the metadata, so every slot the driver
+  // reads is filled with an Arg of the right size. The inline slots are
+  // value-initialised all the same: nothing uninitialised is ever passed.
   constexpr std::size_t InlineArgs = 32;
-  std::array<void *, InlineArgs> Inline;
+  std::array<void *, InlineArgs> Inline{};
   std::vector<void *> Heap;
   void **Params = Inline.data();
   if (Count > InlineArgs) {

@@ -92,6 +92,18 @@ int parseTargetArch(const std::string &Target) {
   return Arch;
 }
 
+/// True for "fnv1a64:" followed by 16 lowercase hex digits.
+bool isPtxHash(const std::string &Hash) {
+  const std::string Prefix = "fnv1a64:";
+  if (Hash.size() != Prefix.size() + 16 || Hash.rfind(Prefix, 0) != 0)
+    return false;
+  for (std::size_t I = Prefix.size(); I < Hash.size(); ++I)
+    if (!((Hash[I] >= '0' && Hash[I] <= '9') ||
+          (Hash[I] >= 'a' && Hash[I] <= 'f')))
+      return false;
+  return true;
+}
+
 ParamInfo readParam(const SchemaReader &R, const Value &V,
                     const std::string &Path) {
   R.expectKind(V, Path, Value::Kind::Object, "an object");
@@ -234,6 +246,14 @@ ModuleMetadata ModuleMetadata::parse(std::string_view Json,
   M.Source = R.string(Root, "", "source");
   M.SourceHash = R.string(Root, "", "source_hash");
   M.Target = R.string(Root, "", "target");
+  M.Origin = Origin;
+  if (Root.find("ptx_hash")) {
+    M.PtxHash = R.string(Root, "", "ptx_hash");
+    if (!isPtxHash(M.PtxHash))
+      R.fail(*Root.find("ptx_hash"), "ptx_hash",
+             "expected 'fnv1a64:' and 16 lowercase hex digits, got '" +
+                 M.PtxHash + "'");
+  }
   if (parseTargetArch(M.Target) < 0)
     R.fail(*Root.find("target"), "target",
            "expected 'sm_<NN>' (e.g. sm_90 or sm_90a), got '" + M.Target + "'");

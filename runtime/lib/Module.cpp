@@ -90,6 +90,7 @@ void bindKernels(detail::ModuleState &State) {
 
 Module Module::load(const Context &Ctx, const std::string &Ptx,
                     ModuleMetadata Meta, const std::string &Origin) {
+  Meta.checkPtx(Ptx, Origin);
   int Needed = Meta.targetArch();
   ComputeCapability Have = Ctx.computeCapability();
   if (Needed > Have.arch())

@@ -13,9 +13,11 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 
+#include <optional>
+
 using namespace tilec;
 
-std::string tilec::hashSource(llvm::StringRef text) {
+std::string tilec::fnv1a64(llvm::StringRef text) {
   uint64_t hash = 0xcbf29ce484222325ull;
   for (unsigned char c : text) {
     hash ^= c;
@@ -24,6 +26,10 @@ std::string tilec::hashSource(llvm::StringRef text) {
   std::string out;
   llvm::raw_string_ostream(out) << llvm::format_hex_no_prefix(hash, 16);
   return out;
+}
+
+std::string tilec::ptxHash(llvm::StringRef ptx) {
+  return "fnv1a64:" + fnv1a64(ptx);
 }
 
 /// True when `user` is an instruction of `function`, directly or through
@@ -75,15 +81,19 @@ static llvm::json::Value toJSON(const ConstValue &value) {
   }
 }
 
-void tilec::writeMetadata(
-    llvm::raw_ostream &os, const ModuleFacts &facts,
-    llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
-    const llvm::Module &ptxModule) {
+/// Writes the metadata; "ptx_hash" only when `ptx` is set.
+static void
+writeMetadataImpl(llvm::raw_ostream &os, const ModuleFacts &facts,
+                  llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
+                  const llvm::Module &ptxModule,
+                  std::optional<llvm::StringRef> ptx) {
   llvm::json::OStream json(os, 2);
   json.object([&] {
     json.attribute("tilec_version", facts.version);
     json.attribute("source", facts.source);
-    json.attribute("source_hash", hashSource(facts.sourceText));
+    json.attribute("source_hash", fnv1a64(facts.sourceText));
+    if (ptx)
+      json.attribute("ptx_hash", ptxHash(*ptx));
     json.attribute("target", facts.target);
     json.attributeArray("kernels", [&] {
       for (const auto &kernel : kernels)
@@ -114,4 +124,18 @@ void tilec::writeMetadata(
     });
   });
   os << "\n";
+}
+
+void tilec::writeMetadata(
+    llvm::raw_ostream &os, const ModuleFacts &facts,
+    llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
+    const llvm::Module &ptxModule, llvm::StringRef ptx) {
+  writeMetadataImpl(os, facts, kernels, ptxModule, ptx);
+}
+
+void tilec::writeMetadata(
+    llvm::raw_ostream &os, const ModuleFacts &facts,
+    llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
+    const llvm::Module &ptxModule) {
+  writeMetadataImpl(os, facts, kernels, ptxModule, std::nullopt);
 }

@@ -2,7 +2,8 @@
 //
 // What the runtime needs to launch a compiled kernel without the compiler:
 // its name, parameters and their types, constexpr values, warps, shared
-// memory, the target, and where it came from.
+// memory, the target, where it came from, and a hash of the PTX it describes
+// (the runtime refuses a PTX whose hash differs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,13 +25,25 @@ struct ModuleFacts {
   std::string target;     ///< sm_80, sm_90, sm_90a.
 };
 
-/// Writes the metadata JSON for `kernels` as compiled into `ptxModule`.
+/// Writes the metadata JSON for `kernels` as compiled into `ptxModule`,
+/// whose PTX text is `ptx` (exactly the bytes written to the .ptx file): its
+/// hash goes into "ptx_hash" as ptxHash(ptx).
+void writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
+                   llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
+                   const llvm::Module &ptxModule, llvm::StringRef ptx);
+
+/// Transitional: the metadata without "ptx_hash", which the runtime refuses
+/// to load. Remove once tilec.cpp passes the PTX text to the overload above.
 void writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
                    llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
                    const llvm::Module &ptxModule);
 
-/// FNV-1a 64-bit hash of `text`, as 16 hex digits.
-std::string hashSource(llvm::StringRef text);
+/// FNV-1a 64-bit hash of `text`, as 16 lowercase hex digits.
+std::string fnv1a64(llvm::StringRef text);
+
+/// The "ptx_hash" of `ptx`: "fnv1a64:" and fnv1a64(ptx). The runtime
+/// (tile::ptxHash) computes the same from the .ptx file.
+std::string ptxHash(llvm::StringRef ptx);
 
 } // namespace tilec
 

@@ -3,7 +3,8 @@
 //
 // tilec writes OUT.json beside OUT.ptx: for each kernel its parameters (the
 // PTX parameters, in order), constexpr values, num_warps and shared-memory
-// bytes. This file parses and validates it.
+// bytes, and a hash of the PTX. This file parses and validates it, and checks
+// it against the PTX it claims to describe.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILE_METADATA_H
@@ -68,6 +69,11 @@ struct ModuleMetadata {
   std::string SourceHash;          ///< Hash of that source.
   std::string Target;              ///< "sm_90", "sm_90a", ...
   std::vector<KernelInfo> Kernels; ///< At least one; names are unique.
+  /// ptxHash() of the PTX tilec wrote beside it; empty when the file has no
+  /// "ptx_hash" (written by a tilec older than the check).
+  std::string PtxHash;
+  /// The file it was parsed from (parse()'s Origin), named in messages.
+  std::string Origin = "<metadata>";
 
   /// Parses and validates \p Json; \p Origin (a file name) prefixes every
   /// error message. Throws tile::Error on malformed JSON or a wrong schema.
@@ -82,7 +88,22 @@ struct ModuleMetadata {
   std::string kernelNames() const;
   /// Returns the target's compute capability as major*10+minor (sm_90a -> 90).
   int targetArch() const;
+
+  /// Checks that \p Ptx (named \p PtxOrigin in messages) is the PTX this
+  /// metadata describes, without the driver: every kernel is an .entry with
+  /// the same parameter count and parameter sizes and kinds, num_warps * 32
+  /// threads equals its .reqntid (or .maxntid), shared_bytes covers the
+  /// static .shared arrays it uses and is not 0 when it uses the dynamic
+  /// one, every .entry is listed, and PtxHash equals ptxHash(Ptx). Throws
+  /// tile::Error "<PtxOrigin> does not match its metadata <Origin>: <what
+  /// differs>", or naming both files when PtxHash is empty.
+  void checkPtx(std::string_view Ptx, const std::string &PtxOrigin) const;
 };
+
+/// The hash tilec records as "ptx_hash": "fnv1a64:" followed by the 64-bit
+/// FNV-1a hash of every byte of \p Ptx as 16 lowercase hex digits. It finds
+/// accidents (an edited, torn or swapped file), not deliberate forgeries.
+std::string ptxHash(std::string_view Ptx);
 
 } // namespace tile
 

@@ -27,13 +27,16 @@ struct ModuleState;
 /// last copy and the last Kernel taken from it are gone.
 class Module {
 public:
-  /// JIT-compiles \p Ptx in \p Ctx. Throws tile::Error carrying the JIT error
-  /// log when the driver rejects the PTX, or naming both targets when the
-  /// device is older than Meta.Target. \p Origin names the PTX in messages.
+  /// Checks \p Meta against \p Ptx (ModuleMetadata::checkPtx), then
+  /// JIT-compiles \p Ptx in \p Ctx. Throws tile::Error naming both files
+  /// when they do not match, carrying the JIT error log when the driver
+  /// rejects the PTX, or naming both targets when the device is older than
+  /// Meta.Target. \p Origin names the PTX in messages.
   static Module load(const Context &Ctx, const std::string &Ptx,
                      ModuleMetadata Meta, const std::string &Origin = "<ptx>");
   /// Reads \p PtxPath ("x.ptx") and the metadata beside it ("x.json"), then
-  /// loads them. Throws tile::Error naming a missing or malformed file.
+  /// loads them. Throws tile::Error naming a missing or malformed file, or
+  /// both files when they do not match.
   static Module loadFile(const Context &Ctx, const std::string &PtxPath);
 
   /// Returns the kernel \p Name; throws tile::Error listing the module's

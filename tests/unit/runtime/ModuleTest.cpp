@@ -22,6 +22,7 @@ const char *const TestPtx = R"(.version 7.0
 
 .visible .entry fill_kernel(.param .u64 out_ptr, .param .u32 value,
                             .param .u32 n)
+.reqntid 64, 1, 1
 {
   .reg .pred %p<2>;
   .reg .b32 %r<8>;
@@ -45,6 +46,7 @@ DONE:
 }
 
 .visible .entry smem_kernel(.param .u64 out_ptr)
+.reqntid 32, 1, 1
 {
   .reg .b32 %r<4>;
   .reg .b64 %rd<3>;
@@ -59,9 +61,13 @@ DONE:
 }
 )";
 
-const char *const TestJson = R"({
+/// The metadata of TestPtx; ptx_hash is that of \p Ptx.
+std::string testJson(const std::string &Ptx = TestPtx) {
+  return R"({
   "tilec_version": "0.1.0", "source": "hand-written", "source_hash": "0",
-  "target": "sm_80",
+  "ptx_hash": ")" +
+         tile::ptxHash(Ptx) +
+         R"(", "target": "sm_80",
   "kernels": [
     {"name": "fill_kernel", "num_warps": 2, "shared_bytes": 0,
      "params": [{"name": "out_ptr", "type": "*i32", "align": 16},
@@ -73,6 +79,7 @@ const char *const TestJson = R"({
      "constexprs": {}}
   ]
 })";
+}
 
 class ModuleTest : public ::testing::Test {
 protected:
@@ -84,7 +91,7 @@ protected:
 
   tile::Module loadTestModule() {
     return tile::Module::load(
-        *Ctx, TestPtx, tile::ModuleMetadata::parse(TestJson), "test.ptx");
+        *Ctx, TestPtx, tile::ModuleMetadata::parse(testJson()), "test.ptx");
   }
 
   static std::string tempPath(const std::string &Name) {
@@ -156,27 +163,24 @@ TEST_F(ModuleTest, UnknownKernelListsTheKernels) {
             "smem_kernel");
 }
 
-TEST_F(ModuleTest, MetadataKernelMissingFromPtx) {
-  std::string Json = TestJson;
+TEST_F(ModuleTest, MismatchIsRefusedBeforeTheDriver) {
+  std::string Json = testJson();
   Json.replace(Json.find("smem_kernel"), 11, "gone_kernel");
-  std::string Message = errorOf([&] {
-    tile::Module::load(*Ctx, TestPtx, tile::ModuleMetadata::parse(Json),
-                       "t.ptx");
-  });
-  EXPECT_NE(Message.find("cuModuleGetFunction failed: CUDA_ERROR_NOT_FOUND"),
-            std::string::npos)
-      << Message;
-  EXPECT_NE(Message.find("t.ptx has no kernel 'gone_kernel' although its "
-                         "metadata lists it"),
-            std::string::npos)
-      << Message;
+  EXPECT_EQ(errorOf([&] {
+              tile::Module::load(*Ctx, TestPtx,
+                                 tile::ModuleMetadata::parse(Json, "t.json"),
+                                 "t.ptx");
+            }),
+            "t.ptx does not match its metadata t.json: the metadata lists "
+            "kernel gone_kernel, but the PTX has no .entry gone_kernel (its "
+            "entries: fill_kernel, smem_kernel)");
 }
 
 TEST_F(ModuleTest, BadPtxCarriesTheJitLog) {
   std::string Ptx = TestPtx;
   Ptx.replace(Ptx.find("mad.lo.s32"), 10, "bogus.op.s32");
   std::string Message = errorOf([&] {
-    tile::Module::load(*Ctx, Ptx, tile::ModuleMetadata::parse(TestJson),
+    tile::Module::load(*Ctx, Ptx, tile::ModuleMetadata::parse(testJson(Ptx)),
                        "bad.ptx");
   });
   EXPECT_EQ(
@@ -189,7 +193,7 @@ TEST_F(ModuleTest, BadPtxCarriesTheJitLog) {
 }
 
 TEST_F(ModuleTest, NewerTargetThanDeviceIsRejected) {
-  std::string Json = TestJson;
+  std::string Json = testJson();
   Json.replace(Json.find("sm_80"), 5, "sm_999");
   std::string Message = errorOf([&] {
     tile::Module::load(*Ctx, TestPtx, tile::ModuleMetadata::parse(Json),
@@ -214,8 +218,15 @@ TEST_F(ModuleTest, LoadFileNamesMissingFiles) {
   std::ofstream(Json) << "{\"kernels\": []";
   EXPECT_EQ(errorOf([&] { tile::Module::loadFile(*Ctx, Ptx); }),
             Json + ":1:15: expected ',' or '}', got end of input");
-  std::ofstream(Json) << TestJson;
+  std::ofstream(Json) << testJson();
   EXPECT_EQ(tile::Module::loadFile(*Ctx, Ptx).metadata().Kernels.size(), 2u);
+  // A PTX changed after its metadata was written.
+  std::ofstream(Ptx) << TestPtx << "\n";
+  EXPECT_EQ(errorOf([&] { tile::Module::loadFile(*Ctx, Ptx); })
+                .rfind(Ptx + " does not match its metadata " + Json +
+                           ": the PTX's hash is ",
+                       0),
+            0u);
   std::remove(Ptx.c_str());
   std::remove(Json.c_str());
 }

@@ -112,6 +112,8 @@ private:
   const char *cur, *end;
   std::vector<Token> tokens;
   llvm::SmallVector<unsigned, 16> indents{0};
+  /// The same levels with a tab counted as one column (Python's TabError).
+  llvm::SmallVector<unsigned, 16> altIndents{0};
   llvm::SmallVector<const char *, 16> brackets;
   bool atLineStart = true;
   bool lineHasTokens = false;
@@ -175,33 +177,49 @@ std::vector<Token> Lexer::run() {
 }
 
 void Lexer::lexIndentation() {
+  // Python 3's rule: `column` counts a tab up to the next multiple of 8,
+  // `altColumn` counts it as 1; a line whose indentation compares differently
+  // under the two (tabs and spaces mixed inconsistently) is a TabError.
   const char *lineStart = cur;
-  unsigned column = 0;
+  unsigned column = 0, altColumn = 0;
   for (; cur != end; ++cur) {
-    if (*cur == ' ')
+    if (*cur == ' ') {
       ++column;
-    else if (*cur == '\t')
+      ++altColumn;
+    } else if (*cur == '\t') {
       column = (column / 8 + 1) * 8;
-    else if (*cur == '\f')
-      column = 0;
-    else
+      ++altColumn;
+    } else if (*cur == '\f') {
+      column = altColumn = 0;
+    } else {
       break;
+    }
   }
   // Blank and comment-only lines do not affect indentation.
   if (cur == end || *cur == '#' || atNewline())
     return;
+  auto inconsistent = [&] {
+    error(lineStart, "inconsistent use of tabs and spaces in indentation");
+  };
   if (column > indents.back()) {
+    if (altColumn <= altIndents.back())
+      inconsistent();
     indents.push_back(column);
+    altIndents.push_back(altColumn);
     push(TokenKind::Indent, lineStart, cur);
     return;
   }
   while (column < indents.back()) {
     indents.pop_back();
+    altIndents.pop_back();
     push(TokenKind::Dedent, cur, cur);
   }
   if (column != indents.back()) {
     error(cur, "unindent does not match any outer indentation level");
     indents.push_back(column);
+    altIndents.push_back(altColumn);
+  } else if (altColumn != altIndents.back()) {
+    inconsistent();
   }
 }
 

@@ -113,7 +113,7 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
     const std::pair<std::string, ConstValue> *define = nullptr;
     for (const auto &d : options.defines)
       if (d.first == param.name)
-        define = &d; // The last -D wins.
+        define = &d; // Names are unique (the driver refuses repeats).
     switch (param.annotation) {
     case ParamAnnotation::None:
       diag.error(param.loc, "parameter '" + param.name + "' of kernel '" +

@@ -317,9 +317,17 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
                                        : std::nullopt;
     if (!end)
       return nullptr;
-    if (*end <= *start || *start < INT32_MIN || *end > INT32_MAX) {
+    // Triton's rule: both bounds are non-negative and fit in 32 bits (the
+    // range is an i32 tile), and end > start.
+    if (*start < 0 || *end > INT32_MAX) {
       diag.error(loc, "arange(" + llvm::Twine(*start) + ", " + llvm::Twine(*end) +
-                          ") is empty or out of the i32 range; expected start < end");
+                          "): the bounds must be in [0, 2**31); add an offset to "
+                          "the result for other values");
+      return nullptr;
+    }
+    if (*end <= *start) {
+      diag.error(loc, "arange(" + llvm::Twine(*start) + ", " + llvm::Twine(*end) +
+                          ") is empty: the end must be greater than the start");
       return nullptr;
     }
     int64_t length = *end - *start;
@@ -411,6 +419,14 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
         diag.error(value->getLoc(), "the value of 'full' must be a scalar, got " +
                                         value->getType().str());
       return nullptr;
+    }
+    // As Triton, a constant must be a value of the dtype (no wrapping).
+    if (const ConstValue *number = getConstexpr(*value); number && number->isNumber()) {
+      std::string why = checkRepresentable(*number, *dtype);
+      if (!why.empty()) {
+        diag.error(value->getLoc(), "the value of '" + calleeName + "': " + why);
+        return nullptr;
+      }
     }
     return coerce(std::move(value), *dtype, *shape);
   }

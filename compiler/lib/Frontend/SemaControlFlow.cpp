@@ -108,6 +108,16 @@ bool Sema::checkCarried(llvm::StringRef name, const Type &type, SourceLoc loc,
       return false;
     }
     SourceLoc where = binding.loc.isValid() ? binding.loc : loc;
+    // Converted only where nothing is lost (Triton would need the types to
+    // match exactly; a value-preserving conversion is never a surprise).
+    std::string why = checkRepresentable(binding.value, type.getElement());
+    if (!why.empty()) {
+      diag.error(where, context + ", but here it is the constexpr " +
+                            binding.value.str() + " (" +
+                            getScalarKindName(*getNaturalScalarKind(binding.value)) +
+                            "): " + why);
+      return false;
+    }
     ConstValue value = binding.value;
     bind(name, where,
          coerce(makeConstant(where, value), type.getElement(), type.getShape()));

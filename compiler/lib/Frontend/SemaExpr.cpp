@@ -33,15 +33,6 @@ ScalarKind promote(ScalarKind a, ScalarKind b) {
   return isUnsigned(a) ? a : b; // Same width, mixed signedness: unsigned.
 }
 
-bool fitsIn(int64_t value, ScalarKind kind) {
-  unsigned width = getBitWidth(kind);
-  if (width >= 64)
-    return !isUnsigned(kind) || value >= 0;
-  if (isUnsigned(kind))
-    return value >= 0 && value < (int64_t(1) << width);
-  return value >= -(int64_t(1) << (width - 1)) && value < (int64_t(1) << (width - 1));
-}
-
 /// The type a constexpr number takes next to runtime values of kind `other`.
 ScalarKind promoteWeak(const ConstValue &value, ScalarKind other) {
   if (value.isFloat())
@@ -82,12 +73,10 @@ ExprPtr Sema::coerce(ExprPtr expr, ScalarKind elem, llvm::ArrayRef<int64_t> shap
       diag.error(constant->getLoc(), "expected a number, got " + value.str());
       return nullptr;
     }
-    ConstValue converted =
-        isFloat(elem)            ? ConstValue::getFloat(value.getFloat())
-        : elem == ScalarKind::I1 ? ConstValue::getBool(value.isTruthy())
-        : value.isFloat() ? ConstValue::getInt(static_cast<int64_t>(value.getFloat()))
-                          : ConstValue::getInt(value.getInt());
-    auto result = std::make_unique<ConstantExpr>(constant->getLoc(), converted);
+    // A typed constant holds exactly the value its type can: later
+    // conversions start from what the GPU would hold.
+    auto result = std::make_unique<ConstantExpr>(constant->getLoc(),
+                                                 convertConstant(value, elem));
     result->setType(Type::getTile(elem, shape));
     return result;
   }
@@ -513,9 +502,11 @@ ExprPtr Sema::analyzeIfExpr(const IfExpr &expr) {
 
 std::optional<int64_t> Sema::requireConstInt(const Expr &expr, llvm::StringRef what) {
   const ConstValue *value = getConstexpr(expr);
-  if (value && value->isIntLike())
+  if (value && value->isInt())
     return value->getInt();
-  if (value)
+  if (value && value->isBool())
+    diag.error(expr.getLoc(), what + " must be an integer, got the bool " + value->str());
+  else if (value)
     diag.error(expr.getLoc(), what + " must be an integer, got " + value->str());
   else if (auto *name = llvm::dyn_cast<NameExpr>(&expr))
     diag.error(expr.getLoc(), "'" + name->getName() + "' must be a constexpr (it is " +

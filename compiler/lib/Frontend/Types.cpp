@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Frontend/Types.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -234,4 +235,85 @@ std::optional<ScalarKind> tilec::getNaturalScalarKind(const ConstValue &value) {
   if (value.isFloat())
     return ScalarKind::F32;
   return std::nullopt;
+}
+
+bool tilec::fitsIn(int64_t value, ScalarKind kind) {
+  unsigned width = getBitWidth(kind);
+  if (width >= 64)
+    return !isUnsigned(kind) || value >= 0;
+  if (kind == ScalarKind::I1)
+    return value == 0 || value == 1;
+  if (isUnsigned(kind))
+    return value >= 0 && value < (int64_t(1) << width);
+  return value >= -(int64_t(1) << (width - 1)) && value < (int64_t(1) << (width - 1));
+}
+
+std::string tilec::checkRepresentable(const ConstValue &value, ScalarKind kind) {
+  if (isFloat(kind) || value.isBool())
+    return "";
+  if (value.isFloat()) {
+    double v = value.getFloat();
+    // Integral floats within i64's range convert exactly (2^63 is not in it).
+    bool integral = std::trunc(v) == v && v >= -0x1p63 && v < 0x1p63;
+    if (!integral)
+      return "the float " + value.str() + " cannot become an integer of type " +
+             getScalarKindName(kind).str() + " without losing its value";
+    if (!fitsIn(static_cast<int64_t>(v), kind))
+      return value.str() + " does not fit in " + getScalarKindName(kind).str();
+    return "";
+  }
+  if (!fitsIn(value.getInt(), kind))
+    return value.str() + " does not fit in " + getScalarKindName(kind).str();
+  return "";
+}
+
+ConstValue tilec::convertConstant(const ConstValue &value, ScalarKind kind) {
+  if (kind == ScalarKind::I1)
+    return ConstValue::getBool(value.isTruthy());
+  if (isFloat(kind)) {
+    double v = value.getFloat();
+    switch (kind) {
+    case ScalarKind::F16:
+    case ScalarKind::BF16: {
+      llvm::APFloat rounded(v);
+      bool lost;
+      rounded.convert(kind == ScalarKind::F16 ? llvm::APFloat::IEEEhalf()
+                                              : llvm::APFloat::BFloat(),
+                      llvm::APFloat::rmNearestTiesToEven, &lost);
+      rounded.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                      &lost);
+      return ConstValue::getFloat(rounded.convertToDouble());
+    }
+    case ScalarKind::F32:
+      return ConstValue::getFloat(static_cast<float>(v));
+    default:
+      return ConstValue::getFloat(v);
+    }
+  }
+  uint64_t bits;
+  if (value.isFloat()) {
+    double v = std::trunc(value.getFloat());
+    bool isSigned = !isUnsigned(kind);
+    double lo = isSigned ? -std::ldexp(1.0, getBitWidth(kind) - 1) : 0.0;
+    double hi = std::ldexp(1.0, getBitWidth(kind) - (isSigned ? 1 : 0));
+    if (std::isnan(v))
+      bits = 0;
+    else if (v < lo)
+      bits = static_cast<uint64_t>(static_cast<int64_t>(lo));
+    else if (v >= hi) // The largest value of the kind.
+      bits = isSigned ? (uint64_t(1) << (getBitWidth(kind) - 1)) - 1
+                      : ~uint64_t(0) >> (64 - getBitWidth(kind));
+    else
+      bits = v < 0 ? static_cast<uint64_t>(static_cast<int64_t>(v))
+                   : static_cast<uint64_t>(v);
+  } else {
+    bits = static_cast<uint64_t>(value.getInt());
+  }
+  unsigned width = getBitWidth(kind);
+  if (width < 64) {
+    bits &= (uint64_t(1) << width) - 1;
+    if (!isUnsigned(kind) && (bits >> (width - 1)))
+      bits |= ~uint64_t(0) << width; // Sign-extend.
+  }
+  return ConstValue::getInt(static_cast<int64_t>(bits));
 }

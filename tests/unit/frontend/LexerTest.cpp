@@ -55,12 +55,30 @@ TEST(Lexer, ImplicitAndExplicitLineJoining) {
 }
 
 TEST(Lexer, TabsAndCRLF) {
-  Compilation c("def f():\r\n\tx = 1\r\n        y = 2\r\n");
+  Compilation c("def f():\r\n\tx = 1\r\n\ty = 2\r\n");
   std::vector<Token> tokens = c.lexTokens();
   EXPECT_EQ(c.numErrors(), 0u);
-  // A tab and eight spaces are the same indentation: one INDENT only.
   EXPECT_EQ(llvm::count_if(tokens, [](const Token &t) { return t.is(K::Indent); }), 1);
   EXPECT_EQ(llvm::count_if(tokens, [](const Token &t) { return t.is(K::Newline); }), 3);
+}
+
+TEST(Lexer, TabErrorOnInconsistentIndentation) {
+  // Python 3's TabError: a tab and eight spaces reach the same column only
+  // if a tab counts as eight, so they may not stand for one another.
+  for (const char *source : {"def f():\n\tx = 1\n        y = 2\n",
+                             "def f():\n        x = 1\n\ty = 2\n",
+                             "def f():\n    if a:\n\tx = 1\n"}) {
+    Compilation c(source);
+    c.lexTokens();
+    EXPECT_EQ(c.numErrors(), 1u) << source;
+    EXPECT_NE(c.output().find("inconsistent use of tabs and spaces in indentation"),
+              std::string::npos)
+        << c.output();
+  }
+  // Consistent mixes are fine: the same prefix on every line of a block.
+  Compilation c("def f():\n\t    x = 1\n\t    y = 2\n");
+  c.lexTokens();
+  EXPECT_EQ(c.numErrors(), 0u) << c.output();
 }
 
 TEST(Lexer, Numbers) {

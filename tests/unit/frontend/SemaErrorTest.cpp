@@ -59,8 +59,22 @@ INSTANTIATE_TEST_SUITE_P(
                   "test.tile:3:24: error: the end of arange must be a constexpr, but it "
                   "is a runtime i32"},
         SemaError{"r = tl.arange(4, 4)",
-                  "test.tile:3:9: error: arange(4, 4) is empty or out of the i32 range; "
-                  "expected start < end"},
+                  "test.tile:3:9: error: arange(4, 4) is empty: the end must be greater "
+                  "than the start"},
+        SemaError{"r = tl.arange(-4, 4)",
+                  "test.tile:3:9: error: arange(-4, 4): the bounds must be in [0, 2**31); "
+                  "add an offset to the result for other values"},
+        SemaError{"r = tl.arange(0, True)",
+                  "test.tile:3:22: error: the end of arange must be an integer, got the "
+                  "bool True"},
+        SemaError{"r = tl.full([16], 2.75, tl.int32)",
+                  "test.tile:3:23: error: the value of 'tl.full': the float 2.75 cannot "
+                  "become an integer of type i32 without losing its value"},
+        SemaError{"r = tl.full([16], 3000000000, tl.int32)",
+                  "test.tile:3:23: error: the value of 'tl.full': 3000000000 does not fit "
+                  "in i32"},
+        SemaError{"r = tl.full([16], -1, tl.uint8)",
+                  "test.tile:3:23: error: the value of 'tl.full': -1 does not fit in u8"},
         SemaError{"r = tl.arange(0, 1 << 21)",
                   "test.tile:3:9: error: a tile of shape [2097152] is too large; the "
                   "maximum is 1048576 elements"},

@@ -194,6 +194,21 @@ inline bool operator!=(const ConstValue &a, const ConstValue &b) { return !(a ==
 /// does not fit), float -> fp32. None for non-numbers.
 std::optional<ScalarKind> getNaturalScalarKind(const ConstValue &value);
 
+/// True if integer `value` is in the range of integer kind `kind`.
+bool fitsIn(int64_t value, ScalarKind kind);
+
+/// Why constexpr number `value` cannot become a value of `kind` without
+/// losing what it is (a float with a fraction into an integer kind, an
+/// integer out of the kind's range, an int other than 0/1 into i1); empty
+/// when it can. Floats into float kinds round as a cast does and are accepted.
+std::string checkRepresentable(const ConstValue &value, ScalarKind kind);
+
+/// Number `value` converted to `kind` exactly as the GPU's conversion does:
+/// integers wrap to the kind's width, floats round to its precision, floats
+/// into integers truncate toward zero (saturating; NaN is 0), anything into
+/// i1 is `value != 0`.
+ConstValue convertConstant(const ConstValue &value, ScalarKind kind);
+
 } // namespace tilec
 
 #endif // TILEC_FRONTEND_TYPES_H

@@ -49,10 +49,11 @@ AxisInfo AxisInfo::getConstant(ArrayRef<int64_t> shape, int64_t divisibility) {
 }
 
 int64_t AxisInfo::divisibilityOf(int64_t value) {
-  if (value == 0)
+  // Saturates: 0 and INT64_MIN (2^63) are both multiples of the maximum.
+  unsigned zeros = llvm::countr_zero(static_cast<uint64_t>(value));
+  if (value == 0 || zeros >= unsigned(llvm::Log2_64(kMaxDivisibility)))
     return kMaxDivisibility;
-  return std::min(kMaxDivisibility, int64_t(1) << llvm::countr_zero(
-                                        static_cast<uint64_t>(value)));
+  return int64_t(1) << zeros;
 }
 
 AxisInfo AxisInfo::join(const AxisInfo &lhs, const AxisInfo &rhs) {

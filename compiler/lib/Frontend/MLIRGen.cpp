@@ -280,6 +280,13 @@ Value MLIRGenerator::generateConvert(const ConvertExpr &expr) {
   unsigned srcBits = getBitWidth(src), dstBits = getBitWidth(dst);
   bool srcUnsigned = isUnsigned(src) || src == ScalarKind::I1;
   if (isFloat(src) && isFloat(dst)) {
+    if (srcBits == dstBits) {
+      // fp16 <-> bf16: neither holds the other, so through fp32 (exact
+      // widening, then one rounding).
+      mlir::Type wide = convertType(to.withElement(ScalarKind::F32));
+      Value widened = ExtFOp::create(builder, where, wide, operand);
+      return TruncFOp::create(builder, where, result, widened);
+    }
     if (srcBits < dstBits)
       return ExtFOp::create(builder, where, result, operand);
     return TruncFOp::create(builder, where, result, operand);

@@ -7,6 +7,7 @@
 
 #include "tilec/Target/PTX.h"
 #include "tilec/Target/Libdevice.h"
+#include "tilec/Conversion/TileGPUToLLVM/ExternalFunctions.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -54,6 +55,30 @@ static LogicalResult linkLibdeviceIfNeeded(ModuleOp module,
   return success();
 }
 
+/// Gives kernels renamed by the lowering (kRenamedKernelSuffix) their names
+/// back. A libdevice function of that name, linked in and internal by now,
+/// moves aside; an external the PTX must call by that name is an error.
+static LogicalResult restoreKernelNames(ModuleOp module, llvm::Module &llvmModule) {
+  for (llvm::Function &function : llvmModule) {
+    llvm::StringRef name = function.getName();
+    if (!name.consume_back(tilec::kRenamedKernelSuffix))
+      continue;
+    std::string kernelName = name.str();
+    if (llvm::Function *other = llvmModule.getFunction(kernelName)) {
+      if (other->isDeclaration()) {
+        Operation *kernel = module.lookupSymbol(function.getName());
+        return emitError(kernel ? kernel->getLoc() : module.getLoc())
+               << "kernel '" << kernelName << "' has the name of the external function "
+               << "the generated code calls for device_print/device_assert; "
+                  "rename the kernel";
+      }
+      other->setName(kernelName + "$libdevice");
+    }
+    function.setName(kernelName);
+  }
+  return success();
+}
+
 bool mlir::tilec::isSupportedArch(llvm::StringRef arch) {
   return arch == "sm_80" || arch == "sm_90" || arch == "sm_90a";
 }
@@ -93,7 +118,8 @@ mlir::tilec::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
   }
   llvmModule->setTargetTriple(llvm::Triple(kTriple));
   llvmModule->setDataLayout(machine->createDataLayout());
-  if (failed(linkLibdeviceIfNeeded(module, *llvmModule, options)))
+  if (failed(linkLibdeviceIfNeeded(module, *llvmModule, options)) ||
+      failed(restoreKernelNames(module, *llvmModule)))
     return nullptr;
 
   llvm::LoopAnalysisManager loops;

@@ -60,3 +60,17 @@ func.func @expand_dims_of_a_range(%n: i32) {
   %offs = arith.muli %col, %ns : tensor<16x1xi32>
   return
 }
+
+// -----
+
+// Divisibility saturates: 0 and INT64_MIN are multiples of every power of
+// two up to the maximum (no signed overflow computing 2^63).
+func.func @extremes() {
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1073741824], constancy = [1]}}
+  %min = arith.constant -9223372036854775808 : i64
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1073741824], constancy = [1]}}
+  %zero = arith.constant 0 : i64
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1073741824], constancy = [1]}}
+  %sum = arith.addi %min, %zero : i64
+  return
+}

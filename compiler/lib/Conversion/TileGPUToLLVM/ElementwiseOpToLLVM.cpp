@@ -64,6 +64,35 @@ struct ElementwiseOpConversion : ConversionPattern {
   }
 };
 
+/// A bitcast between two float types of one width (fp16 <-> bf16), through
+/// an opaque `mov`: LLVM 22's InstCombine rewrites a float compare of such a
+/// bitcast into an integer `and` on the other float type, which is invalid IR
+/// that the NVPTX backend cannot select. The mov costs nothing after ptxas.
+struct FloatBitcastOpConversion : OpConversionPattern<arith::BitcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::BitcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type from = op.getIn().getType(), to = op.getType();
+    if (!isa<FloatType>(from) || !isa<FloatType>(to) || from == to)
+      return failure();
+    Location loc = op.getLoc();
+    unsigned width = from.getIntOrFloatBitWidth();
+    Type bitsType = rewriter.getIntegerType(width);
+    Value bits = LLVM::BitcastOp::create(rewriter, loc, bitsType, adaptor.getIn());
+    std::string constraint = width == 16 ? "=h,h" : width == 32 ? "=r,r" : "=l,l";
+    auto move = LLVM::InlineAsmOp::create(
+        rewriter, loc, TypeRange(bitsType), ValueRange(bits),
+        "mov.b" + std::to_string(width) + " $0, $1;", constraint,
+        /*has_side_effects=*/false, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+    rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(op, to, move.getResult(0));
+    return success();
+  }
+};
+
 /// Splat constants: one scalar constant, held in every element.
 struct ConstantOpConversion : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -154,5 +183,6 @@ void mlir::tilec::populateElementwiseOpToLLVMPatterns(
   MLIRContext *context = patterns.getContext();
   patterns.add<ElementwiseOpConversion>(converter, context);
   patterns.add<ConstantOpConversion, MakeRangeOpConversion, SplatOpConversion,
-               AddPtrOpConversion>(converter, context, kTilePatternBenefit);
+               AddPtrOpConversion, FloatBitcastOpConversion>(converter, context,
+                                                             kTilePatternBenefit);
 }

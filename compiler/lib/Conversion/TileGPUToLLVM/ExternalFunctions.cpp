@@ -22,6 +22,10 @@ static ModuleOp enclosingModule(Operation *anchor) {
   return module;
 }
 
+bool mlir::tilec::isExternalFunctionName(StringRef name) {
+  return name.starts_with("__nv_") || name == "vprintf" || name == "__assertfail";
+}
+
 LLVM::LLVMFuncOp
 mlir::tilec::getOrDeclareFunction(RewriterBase &rewriter, Operation *anchor,
                                   StringRef name, LLVM::LLVMFunctionType type) {

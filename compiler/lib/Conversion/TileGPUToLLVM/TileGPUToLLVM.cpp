@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Conversion/Passes.h"
+#include "tilec/Conversion/TileGPUToLLVM/ExternalFunctions.h"
 #include "tilec/Conversion/TileGPUToLLVM/Patterns.h"
 #include "tilec/Conversion/TileGPUToLLVM/SharedMemory.h"
 
@@ -43,6 +44,10 @@ struct ConvertTileGPUToLLVMPass
     // Threads per program of each kernel.
     llvm::StringMap<int> kernels;
     module.walk([&](func::FuncOp func) {
+      // A kernel may not take the symbol of an external function it calls
+      // (nothing refers to a kernel, so renaming it changes no use).
+      if (func->hasAttr(kKernelAttr) && isExternalFunctionName(func.getSymName()))
+        SymbolTable::setSymbolName(func, (func.getSymName() + kRenamedKernelSuffix).str());
       if (func->hasAttr(kKernelAttr))
         kernels[func.getSymName()] =
             tilegpu::TileGPUDialect::getNumWarps(func) *

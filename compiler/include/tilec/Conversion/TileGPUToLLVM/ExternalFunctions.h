@@ -15,6 +15,15 @@
 
 namespace mlir::tilec {
 
+/// The suffix a kernel's symbol carries through the LLVM dialect and LLVM IR
+/// when its name could be that of an external function (`__nv_*`,
+/// `vprintf`, `__assertfail`); the PTX target restores the name after
+/// linking libdevice (restoreKernelNames in Target/PTX.h).
+constexpr llvm::StringLiteral kRenamedKernelSuffix = "$kernel";
+
+/// True if `name` is one the lowering may declare as an external function.
+bool isExternalFunctionName(StringRef name);
+
 /// The `llvm.func` named `name` in the module that holds `anchor`, declared
 /// (with external linkage) at the top of that module if it is not there yet.
 LLVM::LLVMFuncOp getOrDeclareFunction(RewriterBase &rewriter, Operation *anchor,

@@ -56,11 +56,12 @@ TEST_F(LaunchErrorTest, BadPtxCarriesTheJitLog) {
   std::ifstream In(Path);
   std::string Ptx{std::istreambuf_iterator<char>(In), {}};
   Ptx += "\nthis is not ptx;\n";
-  std::string Message = errorOf([&] {
-    tile::Module::load(
-        *Ctx, Ptx, tile::ModuleMetadata::loadFile(tile::metadataPathFor(Path)),
-        "broken.ptx");
-  });
+  // Metadata that matches the broken PTX, so that the driver's JIT sees it.
+  tile::ModuleMetadata Meta =
+      tile::ModuleMetadata::loadFile(tile::metadataPathFor(Path));
+  Meta.PtxHash = tile::ptxHash(Ptx);
+  std::string Message =
+      errorOf([&] { tile::Module::load(*Ctx, Ptx, Meta, "broken.ptx"); });
   EXPECT_EQ(
       Message.rfind("cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX", 0), 0u)
       << Message;

@@ -13,7 +13,6 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 
-#include <optional>
 
 using namespace tilec;
 
@@ -81,19 +80,15 @@ static llvm::json::Value toJSON(const ConstValue &value) {
   }
 }
 
-/// Writes the metadata; "ptx_hash" only when `ptx` is set.
-static void
-writeMetadataImpl(llvm::raw_ostream &os, const ModuleFacts &facts,
-                  llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
-                  const llvm::Module &ptxModule,
-                  std::optional<llvm::StringRef> ptx) {
+void tilec::writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
+                          llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
+                          const llvm::Module &ptxModule, llvm::StringRef ptx) {
   llvm::json::OStream json(os, 2);
   json.object([&] {
     json.attribute("tilec_version", facts.version);
     json.attribute("source", facts.source);
     json.attribute("source_hash", fnv1a64(facts.sourceText));
-    if (ptx)
-      json.attribute("ptx_hash", ptxHash(*ptx));
+    json.attribute("ptx_hash", ptxHash(ptx));
     json.attribute("target", facts.target);
     json.attributeArray("kernels", [&] {
       for (const auto &kernel : kernels)
@@ -124,18 +119,4 @@ writeMetadataImpl(llvm::raw_ostream &os, const ModuleFacts &facts,
     });
   });
   os << "\n";
-}
-
-void tilec::writeMetadata(
-    llvm::raw_ostream &os, const ModuleFacts &facts,
-    llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
-    const llvm::Module &ptxModule, llvm::StringRef ptx) {
-  writeMetadataImpl(os, facts, kernels, ptxModule, ptx);
-}
-
-void tilec::writeMetadata(
-    llvm::raw_ostream &os, const ModuleFacts &facts,
-    llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
-    const llvm::Module &ptxModule) {
-  writeMetadataImpl(os, facts, kernels, ptxModule, std::nullopt);
 }

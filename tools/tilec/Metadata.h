@@ -32,12 +32,6 @@ void writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
                    llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
                    const llvm::Module &ptxModule, llvm::StringRef ptx);
 
-/// Transitional: the metadata without "ptx_hash", which the runtime refuses
-/// to load. Remove once tilec.cpp passes the PTX text to the overload above.
-void writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
-                   llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
-                   const llvm::Module &ptxModule);
-
 /// FNV-1a 64-bit hash of `text`, as 16 lowercase hex digits.
 std::string fnv1a64(llvm::StringRef text);
 

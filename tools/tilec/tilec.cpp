@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Metadata.h"
+#include "OutputFiles.h"
 #include "Version.h"
 
 #include "tilec/Frontend/ASTPrinter.h"
@@ -18,12 +19,13 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
+
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -82,17 +84,22 @@ struct Compilation {
   std::string sourceText;
 };
 
-/// Writes `text` to `path` ("-" is stdout); reports failure.
-bool writeFile(StringRef path, function_ref<void(raw_ostream &)> write) {
+/// Renders `write` into a string (the whole output, before any file is
+/// touched).
+std::string render(function_ref<void(raw_ostream &)> write) {
+  std::string text;
+  raw_string_ostream os(text);
+  write(os);
+  return text;
+}
+
+/// Writes `files` as one group (OutputFiles.h); reports failure.
+bool writeFiles(ArrayRef<tilec::OutputFile> files) {
   std::string error;
-  auto file = mlir::openOutputFile(path, &error);
-  if (!file) {
-    errs() << "tilec: error: " << error << "\n";
-    return false;
-  }
-  write(file->os());
-  file->keep();
-  return true;
+  if (tilec::writeOutputFiles(files, error))
+    return true;
+  errs() << "tilec: error: " << error << "\n";
+  return false;
 }
 
 /// The file a stage is saved to under --dump-stages.
@@ -108,14 +115,64 @@ bool handleStage(Stage stage, StringRef suffix, bool &ok,
                  function_ref<void(raw_ostream &)> print) {
   if (!dumpStages.empty()) {
     std::string path = stagePath(suffix);
-    if (writeFile(path, print))
-      outs() << "tilec: " << suffix.drop_front() << " -> " << path << "\n";
+    if (writeFiles({{path, render(print)}}))
+      errs() << "tilec: " << suffix.drop_front() << " -> " << path << "\n";
     else
       ok = false;
   }
-  if (emit != stage)
+  if (emit != stage || stage == Stage::PTX)
     return false;
-  ok = ok && writeFile(outputPath.empty() ? std::string("-") : outputPath.getValue(), print);
+  std::string path = outputPath.empty() ? std::string("-") : outputPath.getValue();
+  ok = ok && writeFiles({{path, render(print)}});
+  return true;
+}
+
+/// What the fatal-error handler names: the kernels being compiled.
+std::string compilingWhat;
+
+/// LLVM's fatal errors (a backend that cannot select an instruction, an
+/// output stream that fails) end tilec with a message naming the kernels,
+/// not an abort with a stack dump.
+void reportFatalError(void *, const char *reason, bool) {
+  errs() << "tilec: error: LLVM failed while compiling " << compilingWhat << ": "
+         << reason << "\n"
+         << "tilec: note: this is a bug in tilec, not in the kernel; please report "
+            "it with the .tile file and the command line\n";
+  errs().flush();
+  ::_exit(1);
+}
+
+/// Checks the output paths before anything is compiled: never the input
+/// itself, and for PTX a name the runtime finds the metadata beside.
+bool checkOutputPaths() {
+  if (emit == Stage::PTX && !outputPath.empty() && outputPath != "-" &&
+      sys::path::extension(outputPath) != ".ptx") {
+    SmallString<256> suggestion(outputPath);
+    sys::path::replace_extension(suggestion, ".ptx");
+    errs() << "tilec: error: -o '" << outputPath
+           << "': the PTX output must end in .ptx (its metadata is written beside it "
+              "with .json, where the runtime looks for it); use -o '"
+           << suggestion << "'\n";
+    return false;
+  }
+  SmallVector<std::string, 2> outputs;
+  if (!outputPath.empty() && outputPath != "-") {
+    outputs.push_back(outputPath);
+    if (emit == Stage::PTX) {
+      SmallString<256> metadata(outputPath);
+      sys::path::replace_extension(metadata, ".json");
+      outputs.push_back(std::string(metadata));
+    }
+  }
+  for (const std::string &output : outputs) {
+    bool same = false;
+    if (output == inputPath ||
+        (!sys::fs::equivalent(inputPath, output, same) && same)) {
+      errs() << "tilec: error: the output '" << output
+             << "' would overwrite the input '" << inputPath << "'\n";
+      return false;
+    }
+  }
   return true;
 }
 
@@ -137,15 +194,24 @@ int compile() {
       return 1;
     }
 
+  if (emit == Stage::PTX && outputPath.empty()) {
+    SmallString<256> path(sys::path::filename(inputPath));
+    sys::path::replace_extension(path, ".ptx");
+    outputPath = std::string(path);
+  }
+  if (!checkOutputPaths())
+    return 1;
+
   Compilation c;
-  auto buffer = MemoryBuffer::getFile(inputPath, /*IsText=*/true);
-  if (!buffer) {
-    errs() << "tilec: error: cannot read '" << inputPath
-           << "': " << buffer.getError().message() << "\n";
+  std::string readError;
+  std::optional<std::string> text = tilec::readSourceFile(inputPath, readError);
+  if (!text) {
+    errs() << "tilec: error: " << readError << "\n";
     return 1;
   }
-  c.sourceText = (*buffer)->getBuffer().str();
-  unsigned bufferId = c.sourceMgr.AddNewSourceBuffer(std::move(*buffer), SMLoc());
+  c.sourceText = std::move(*text);
+  unsigned bufferId = c.sourceMgr.AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy(c.sourceText, inputPath), SMLoc());
   c.diag = std::make_unique<tilec::DiagnosticEngine>(c.sourceMgr);
 
   // Frontend.
@@ -163,6 +229,11 @@ int compile() {
       errs() << "tilec: error: bad -D '" << text << "': " << error << "\n";
       return 1;
     }
+    for (const auto &[name, value] : semaOptions.defines)
+      if (name == define.first) {
+        errs() << "tilec: error: -D " << name << " is given twice\n";
+        return 1;
+      }
     semaOptions.defines.push_back(std::move(define));
   }
   c.kernels = tilec::analyze(*ast, semaOptions, *c.diag);
@@ -173,6 +244,12 @@ int compile() {
            << " has no kernel (a function decorated with @kernel)\n";
     return 1;
   }
+  compilingWhat = "kernel";
+  if (c.kernels.size() > 1)
+    compilingWhat += "s";
+  for (size_t i = 0; i < c.kernels.size(); ++i)
+    compilingWhat += (i ? ", '" : " '") + c.kernels[i]->name + "'";
+  compilingWhat += " of " + inputPath + " for " + arch;
   bool ok = true;
   if (handleStage(Stage::AST, ".ast.txt", ok, [&](raw_ostream &os) {
         for (const auto &kernel : c.kernels)
@@ -238,27 +315,26 @@ int compile() {
       mlir::tilec::compileToPTX(*llvmModule, target, module->getLoc());
   if (!ptx)
     return 1;
-  if (outputPath.empty()) {
-    SmallString<256> path(sys::path::filename(inputPath));
-    sys::path::replace_extension(path, ".ptx");
-    outputPath = std::string(path);
-  }
   handleStage(Stage::PTX, ".ptx", ok, [&](raw_ostream &os) { os << *ptx; });
-  if (outputPath == "-")
-    return ok ? 0 : 1;
-  SmallString<256> metadataPath(outputPath);
-  sys::path::replace_extension(metadataPath, ".json");
-  tilec::ModuleFacts facts{TILEC_VERSION, inputPath, c.sourceText, arch};
-  ok = ok && writeFile(metadataPath, [&](raw_ostream &os) {
-         tilec::writeMetadata(os, facts, c.kernels, *llvmModule);
-       });
-  return ok ? 0 : 1;
+  if (!ok)
+    return 1;
+  std::vector<tilec::OutputFile> outputs{{outputPath, *ptx}};
+  if (outputPath != "-") {
+    SmallString<256> metadataPath(outputPath);
+    sys::path::replace_extension(metadataPath, ".json");
+    tilec::ModuleFacts facts{TILEC_VERSION, inputPath, c.sourceText, arch};
+    outputs.push_back({std::string(metadataPath), render([&](raw_ostream &os) {
+                         tilec::writeMetadata(os, facts, c.kernels, *llvmModule, *ptx);
+                       })});
+  }
+  return writeFiles(outputs) ? 0 : 1;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  install_fatal_error_handler(reportFatalError);
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();

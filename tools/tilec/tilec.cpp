@@ -263,6 +263,7 @@ int compile() {
   mlir::tilec::registerTilecDialects(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false); // Users read their source line instead.
   if (dumpAfterAll)
     context.disableMultithreading(); // IR printing needs one thread.
   mlir::SourceMgrDiagnosticHandler diagHandler(c.sourceMgr, &context);

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Analysis/ThreadWork.h"
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Conversion/TileGPUToLLVM/ExternalFunctions.h"
 #include "tilec/Conversion/TileGPUToLLVM/Patterns.h"
@@ -38,6 +39,10 @@ struct ConvertTileGPUToLLVMPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
+    // Kernels whose straight-line code would take LLVM minutes to compile
+    // stop here with a located error.
+    if (failed(checkThreadWork(module)))
+      return signalPassFailure();
     // Analyse before anything changes; the patterns query it by the
     // original values.
     ModuleAxisInfo axisInfo(module);

@@ -1,0 +1,91 @@
+//===- ThreadWork.cpp - Bounding the code each thread runs ----------------===//
+//
+// Weights: one per element for most ops; math that libdevice implements
+// (inlined function bodies of tens of instructions) counts 40; a dot counts
+// its K products per result element.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Analysis/ThreadWork.h"
+
+#include "tilec/Dialect/Tile/IR/Dialect.h"
+#include "tilec/Dialect/TileGPU/IR/Dialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::tilec;
+
+/// Scalar instructions per element of `op`'s result (per product for dot).
+static int64_t weightOf(Operation *op) {
+  Type element = op->getNumResults() ? getElementTypeOrSelf(op->getResult(0)) : Type();
+  if (isa<math::SinOp, math::CosOp, math::TanhOp, math::ErfOp, math::LogOp,
+          math::Log2Op, math::Log1pOp, math::PowFOp>(op))
+    return 40;
+  if (isa<math::ExpOp, math::Exp2Op, math::RsqrtOp>(op) && element && element.isF64())
+    return 40;
+  if (auto dot = dyn_cast<tile::DotOp>(op))
+    return cast<RankedTensorType>(dot.getA().getType()).getShape().back();
+  return 1;
+}
+
+/// Elements of the largest tile among `op`'s results and operands.
+static int64_t tileElements(Operation *op) {
+  int64_t elements = 0;
+  for (Type type : llvm::concat<const Type>(op->getResultTypes(), op->getOperandTypes()))
+    if (auto tensor = dyn_cast<RankedTensorType>(type))
+      elements = std::max(elements, tensor.getNumElements());
+  return elements;
+}
+
+ThreadWork mlir::tilec::estimateThreadWork(Operation *func) {
+  int64_t threads = std::max(1, tilegpu::TileGPUDialect::getNumWarps(func) *
+                                    tilegpu::TileGPUDialect::getThreadsPerWarp(func));
+  ThreadWork result;
+  func->walk([&](Operation *op) {
+    int64_t elements = tileElements(op);
+    if (elements == 0)
+      return;
+    int64_t perThread = std::max<int64_t>(1, elements / threads);
+    if (perThread > result.maxElements) {
+      result.maxElements = perThread;
+      result.largest = op;
+    }
+    int64_t work = perThread * weightOf(op);
+    result.work += work;
+    if (work > result.heaviestWork) {
+      result.heaviestWork = work;
+      result.heaviest = op;
+    }
+  });
+  return result;
+}
+
+LogicalResult mlir::tilec::checkThreadWork(ModuleOp module) {
+  bool ok = true;
+  module.walk([&](func::FuncOp func) {
+    ThreadWork work = estimateThreadWork(func);
+    int64_t threads = tilegpu::TileGPUDialect::getNumWarps(func) *
+                      tilegpu::TileGPUDialect::getThreadsPerWarp(func);
+    if (work.maxElements > kMaxElementsPerThread) {
+      work.largest->emitError()
+          << "this tile gives each thread " << work.maxElements
+          << " elements (" << threads << " threads per program); the limit is "
+          << kMaxElementsPerThread
+          << " elements per thread, so that compiling stays fast: use a smaller "
+             "tile or more warps (num_warps)";
+      ok = false;
+    } else if (work.work > kMaxWorkPerThread) {
+      work.heaviest->emitError()
+          << "kernel '" << func.getSymName() << "' needs about " << work.work
+          << " scalar operations per thread (" << work.heaviestWork
+          << " here, " << threads << " threads per program); the limit is "
+          << kMaxWorkPerThread
+          << ", so that compiling stays fast: use smaller tiles or more warps "
+             "(num_warps)";
+      ok = false;
+    }
+  });
+  return success(ok);
+}

@@ -516,6 +516,16 @@ void Sema::analyzeIf(const IfStmt &stmt) {
     }
     result = Binding();
     result.var = thenScope[name].var;
+    // The else branch may hold the name in another variable (a loop's
+    // induction variable that the then branch reassigned): copy it over.
+    if (Variable *elseVar = elseScope[name].var; elseVar != result.var) {
+      auto target = std::make_unique<NameExpr>(stmt.getLoc(), name, result.var);
+      target->setType(type);
+      auto value = std::make_unique<NameExpr>(stmt.getLoc(), name, elseVar);
+      value->setType(type);
+      elseBlock.push_back(
+          std::make_unique<AssignStmt>(stmt.getLoc(), std::move(target), std::move(value)));
+    }
     result.type = type;
     result.loc = stmt.getLoc();
     results.push_back(CarriedVar{result.var, type});

@@ -9,8 +9,12 @@
 #include "SemaImpl.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace tilec;
+
+/// Bytes of kernel parameters PTX 8.0 accepts.
+static constexpr int64_t kMaxKernelParamBytes = 4096;
 
 Variable *KernelInstance::createVariable(llvm::StringRef name, SourceLoc loc) {
   variables.push_back(std::make_unique<Variable>(name.str(), loc));
@@ -106,6 +110,27 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
     diag.error(def.getLoc(), "num_warps must be a power of two between 1 and 32, got " +
                                  llvm::Twine(instance->numWarps));
 
+  // PTX 8.0's parameter space holds 4096 bytes; past it ptxas rejects the
+  // PTX, so the parameter that crosses the limit gets the error.
+  int64_t paramBytes = 0;
+  bool reportedParamSpace = false;
+  for (const Param &param : def.params) {
+    if (param.annotation == ParamAnnotation::Type && !reportedParamSpace) {
+      int64_t size = param.type.isPointer()
+                         ? 8
+                         : std::max<int64_t>(1, getBitWidth(param.type.getElement()) / 8);
+      paramBytes = llvm::alignTo(paramBytes, size) + size;
+      if (paramBytes > kMaxKernelParamBytes) {
+        diag.error(param.loc, "the parameters of kernel '" + def.getName() +
+                                  "' need more than the " +
+                                  llvm::Twine(kMaxKernelParamBytes) +
+                                  " bytes of PTX's parameter space from '" +
+                                  param.name + "' on; pass fewer arguments (e.g. "
+                                  "one pointer to a table instead of many scalars)");
+        reportedParamSpace = true;
+      }
+    }
+  }
   for (const Param &param : def.params) {
     KernelParam kp;
     kp.name = param.name;

@@ -615,10 +615,12 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
   }
   case B::PyFloat: {
     const ConstValue *value = getConstexpr(*args[0]);
-    if (!value)
-      return runtimeValue(*args[0]) ? coerce(std::move(args[0]), ScalarKind::F32,
-                                             args[0]->getType().getShape())
-                                    : nullptr;
+    if (!value) {
+      if (!runtimeValue(*args[0]))
+        return nullptr;
+      Shape shape(args[0]->getType().getShape()); // Read before args[0] moves.
+      return coerce(std::move(args[0]), ScalarKind::F32, shape);
+    }
     double result;
     llvm::StringRef text = value->isString() ? value->getString().trim() : "";
     if (value->isNumber())

@@ -373,9 +373,17 @@ tilec::analyze(const Module &module, const SemaOptions &options,
     for (const auto &function : module.functions)
       if (function->isKernel())
         selected.push_back(function.get());
-    if (selected.empty())
-      diag.error(SourceLoc(), "no kernels in this file (a kernel is a function "
-                              "with a @kernel decorator)");
+    if (selected.empty()) {
+      // About the whole file: at its first character.
+      const llvm::SourceMgr &srcMgr = diag.getSourceMgr();
+      SourceLoc start =
+          srcMgr.getNumBuffers()
+              ? SourceLoc::getFromPointer(
+                    srcMgr.getMemoryBuffer(srcMgr.getMainFileID())->getBufferStart())
+              : SourceLoc();
+      diag.error(start, "no kernels in this file (a kernel is a function "
+                        "with a @kernel decorator)");
+    }
   }
   for (const auto &define : options.defines) {
     bool found = llvm::any_of(selected, [&](const FunctionDef *def) {

@@ -213,7 +213,8 @@ TEST(SemaErrors, KernelLevelErrors) {
        "test.tile:1:1: error: unknown decorator '@triton.autotune'; expected @kernel, @jit "
        "or @triton.jit"},
       {"def helper():\n    pass\n",
-       "error: no kernels in this file (a kernel is a function with a @kernel decorator)"},
+       "test.tile:1:1: error: no kernels in this file (a kernel is a function with a "
+       "@kernel decorator)"},
   };
   for (const Case &test : cases) {
     Compilation c(test.source);

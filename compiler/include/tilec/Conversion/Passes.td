@@ -35,7 +35,7 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     Each tile becomes, in each thread, a struct of the elements its layout
     gives that thread; each operation is lowered per element, memory
     accesses as vectorized, predicated PTX loads and stores. Kernels become
-    `llvm.func`s marked `nvvm.kernel` with `nvvm.maxntid` set.
+    `llvm.func`s marked `nvvm.kernel` with `nvvm.reqntid` set.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];

@@ -177,6 +177,48 @@ TEST_F(CastTest, Fp32ToBf16AndBack) {
   checkCast(kernel("cast_bf16", "k_cast_bf16"), DX, X, DH, DBack, "bf16");
 }
 
+TEST_F(CastTest, Fp16AndBf16BothWaysAndAtomicAdd) {
+  std::vector<float> X = examples::randomFloats(N, -1000, 1000, 33);
+  std::vector<float> Y = examples::randomFloats(N, -1000, 1000, 34);
+  std::vector<float> Z = examples::randomFloats(N, -100, 100, 35);
+  X[0] = 1e-6f; // An fp16 subnormal.
+  Y[1] = 0.0f;  // Reinterpreted as fp16: zero.
+  Y[2] = -0.0f; // Also zero (une).
+  Y[3] = 1e-30f; // Nonzero bits.
+  std::vector<tile::Half> H(N), Acc(N);
+  std::vector<tile::BFloat16> B(N);
+  for (std::size_t I = 0; I < N; ++I) {
+    H[I] = tile::Half::fromFloat(X[I]);
+    B[I] = tile::BFloat16::fromFloat(Y[I]);
+    Acc[I] = tile::Half::fromFloat(Z[I]);
+  }
+  auto DH = upload(H);
+  auto DB = upload(B);
+  auto DAcc = upload(Acc);
+  auto DToB = poisoned<tile::BFloat16>(N + Guard);
+  auto DToH = poisoned<tile::Half>(N + Guard);
+  auto DNonzero = poisoned<std::int8_t>(N + Guard);
+  tile::Kernel K = kernel("cast_half_bf16", "k_cast_half_bf16");
+  K.launch(tile::Grid{gputest::blocks(N, K.info().constexprInt("BLOCK"))},
+           tile::Stream(), DH, DB, DToB, DToH, DNonzero, DAcc,
+           static_cast<std::int32_t>(N));
+  tile::Stream().synchronize();
+  std::vector<tile::BFloat16> ToB = DToB.toHost();
+  std::vector<tile::Half> ToH = DToH.toHost();
+  std::vector<std::int8_t> Nonzero = DNonzero.toHost();
+  std::vector<tile::Half> Sum = DAcc.toHost();
+  gputest::expectPoisoned(ToB, N, "fp16 -> bf16");
+  gputest::expectPoisoned(ToH, N, "bf16 -> fp16");
+  for (std::size_t I = 0; I < N; ++I) {
+    ASSERT_EQ(ToB[I].Bits, tile::BFloat16::fromFloat(H[I].toFloat()).Bits) << I;
+    ASSERT_EQ(ToH[I].Bits, tile::Half::fromFloat(B[I].toFloat()).Bits) << I;
+    ASSERT_EQ(Nonzero[I], (B[I].Bits & 0x7fff) != 0 ? 1 : 0) << I;
+    // fp16 + fp16 is exact in fp32, then rounded once to fp16.
+    float Expected = Acc[I].toFloat() + tile::Half::fromFloat(B[I].toFloat()).toFloat();
+    ASSERT_EQ(Sum[I].Bits, tile::Half::fromFloat(Expected).Bits) << I;
+  }
+}
+
 /// One FN of k_int and its reference with Triton's integer semantics (//
 /// and % truncate toward zero as in C; >> is arithmetic on signed ints).
 struct IntCase {

@@ -46,7 +46,7 @@ class KernelBuilder(StatementsMixin):
         }
         self.fixed = set(self.env)
         self.lines = []
-        self.helpers = []
+        self.helpers = {}  # device functions: name -> source
         self.block_ptrs = {}
         self.counter = 0
 
@@ -139,6 +139,7 @@ class KernelBuilder(StatementsMixin):
 
     def leaf(self, t, shape, depth):
         names = [v for v in self.env.values() if fits(v.shape, shape)]
+        names += [Val("tl.num_programs(0)", "i32", ()), Val("tl.cdiv(n, BN)", "i32", ())]
         r = self.rng.random()
         if names and r < 0.5:
             return self.rng.choice(names)
@@ -212,10 +213,7 @@ class KernelBuilder(StatementsMixin):
             if fn == "clamp":
                 return Val("tl.clamp(%s, -2.0, 2.0)" % x.code, t, x.shape)
             if fn == "maximum":
-                y = self.expr(t, shape, depth)
-                return Val("tl.%s(%s, %s)" % (self.rng.choice(["maximum", "minimum"]),
-                                              x.code, y.code), t,
-                           broadcast(x.shape, y.shape))
+                return self.extremum(x, t, shape, depth)
             if x.shape and self.rng.random() < 0.3:  # the method spelling
                 return Val("%s.%s()" % (x.code, fn), t, x.shape)
             return Val("tl.%s(%s)" % (fn, x.code), t, x.shape)
@@ -223,10 +221,18 @@ class KernelBuilder(StatementsMixin):
             x = self.expr(self.rng.choice(NUMERIC + ["i1"]), shape, depth)
             return Val("(not %s)" % x.code, "i1", x.shape)
         x = self.expr(t, shape, depth)
+        if self.rng.random() < 0.25:
+            return self.extremum(x, t, shape, depth)
         op = self.rng.choice(["-", "tl.abs"] + (["~"] if is_int(t) else []))
         if op == "tl.abs":
             return Val("tl.abs(%s)" % x.code, t, x.shape)
         return Val("(%s%s)" % (op, x.code), t, x.shape)
+
+    def extremum(self, x, t, shape, depth):
+        """tl.maximum/tl.minimum, or Python's max/min of two runtime values."""
+        y = self.expr(t, shape, depth)
+        fn = self.rng.choice(["tl.maximum", "tl.minimum", "max", "min"])
+        return Val("%s(%s, %s)" % (fn, x.code, y.code), t, broadcast(x.shape, y.shape))
 
     def convert(self, t, shape, depth):
         widths = [u for u in same_width(t)] if t != "i1" else []
@@ -234,6 +240,8 @@ class KernelBuilder(StatementsMixin):
             x = self.expr(self.rng.choice(widths), shape, depth)
             return Val("%s.to(%s, bitcast=True)" % (x.code, TL_NAMES[t]), t, x.shape)
         x = self.expr(self.rng.choice(NUMERIC + ["i1"]), shape, depth)
+        if not shape and self.rng.random() < 0.2:
+            return Val("float(%s)" % x.code, "fp32", ())
         return self.cast(x, t)
 
     def where(self, t, shape, depth):
@@ -330,12 +338,13 @@ class KernelBuilder(StatementsMixin):
     def helper_call(self, t, shape, depth):
         if t == "i1":
             return self.leaf(t, shape, depth)
-        if not self.helpers or self.rng.random() < 0.3:
+        names = [h for h in self.helpers if h.startswith("helper")]
+        if not names or self.rng.random() < 0.3:
             body = self.rng.choice(["a * b + a", "tl.maximum(a, b) - b",
                                     "tl.where(a > b, a, b)", "a - b * 2"])
-            name = "helper%d" % len(self.helpers)
-            self.helpers += ["def %s(a, b):\n    return %s\n" % (name, body)]
-        name = "helper%d" % self.rng.randrange(len(self.helpers))
+            names.append("helper%d" % len(names))
+            self.helpers[names[-1]] = "def %s(a, b):\n    return %s\n" % (names[-1], body)
+        name = self.rng.choice(names)
         a, b = (self.expr(t, self.operand_shape(shape), depth) for _ in "ab")
         return Val("%s(%s, %s)" % (name, a.code, b.code), t, broadcast(a.shape, b.shape))
 

@@ -38,7 +38,7 @@ class StatementsMixin:
         params += ["n: i32", "s: fp32", "BM: constexpr = %d" % self.bm,
                    "BN: constexpr = %d" % self.bn]
         header = ["import triton", "import triton.language as tl", ""]
-        header += [h for helper in self.helpers for h in (helper, "")]
+        header += [h for helper in self.helpers.values() for h in (helper, "")]
         header += [decorator, "def %s(%s):" % (self.name, ", ".join(params))]
         return "\n".join(header + self.lines) + "\n"
 
@@ -93,11 +93,16 @@ class StatementsMixin:
         self.emit(depth, "%s = %s" % (target.code, v.code))
 
     def tuple_assign(self, depth):
+        """`x, y = a, b`, or `x, y = pair(a, b)` through a device function."""
         shape = self.random_shape()
         t = self.random_dtype()
         a, b = (self.exact(self.expr(t, shape), shape) for _ in "ab")
         x, y = self.fresh(), self.fresh()
-        self.emit(depth, "%s, %s = %s, %s" % (x, y, a.code, b.code))
+        if t != "i1" and self.rng.random() < 0.4:
+            self.helpers["pair"] = "def pair(a, b):\n    return a + b, a - b\n"
+            self.emit(depth, "%s, %s = pair(%s, %s)" % (x, y, a.code, b.code))
+        else:
+            self.emit(depth, "%s, %s = %s, %s" % (x, y, a.code, b.code))
         self.env[x], self.env[y] = Val(x, t, shape), Val(y, t, shape)
 
     def store(self, depth):

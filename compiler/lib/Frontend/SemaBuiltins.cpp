@@ -237,6 +237,13 @@ ExprPtr Sema::typePointee(ExprPtr operand, llvm::StringRef what, llvm::StringRef
   }
   if (!constant && !checkPointerShape(*operand, what, shape, diag))
     return nullptr;
+  // A constant that the pointee type cannot hold is an error, not a wrap.
+  if (std::string why = constant ? checkRepresentable(*constant, elem) : "";
+      !why.empty()) {
+    diag.error(operand->getLoc(), "'" + what + "' of " + callee + " (a *" +
+                                      getScalarKindName(elem) + " pointer): " + why);
+    return nullptr;
+  }
   return coerce(std::move(operand), elem, shape);
 }
 

@@ -344,3 +344,45 @@ TEST(Sema, AllKernelsOrOneByName) {
   EXPECT_EQ(kernels[0]->name, "add_kernel");
 }
 } // namespace
+
+namespace {
+/// The value convertConstant gives `value` as `kind`, as a double.
+double converted(ConstValue value, ScalarKind kind) {
+  ConstValue result = convertConstant(value, kind);
+  return result.isFloat() ? result.getFloat() : double(result.getInt());
+}
+} // namespace
+
+TEST(Constants, ConvertLikeTheGpu) {
+  // Integers wrap to the width (two's complement), as a cast does.
+  EXPECT_EQ(converted(ConstValue::getInt(300), ScalarKind::I8), 44);
+  EXPECT_EQ(converted(ConstValue::getInt(-1), ScalarKind::U8), 255);
+  EXPECT_EQ(converted(ConstValue::getInt(3000000000), ScalarKind::I32), -1294967296);
+  // Floats truncate toward zero into integers, saturating; NaN is 0.
+  EXPECT_EQ(converted(ConstValue::getFloat(-2.75), ScalarKind::I32), -2);
+  EXPECT_EQ(converted(ConstValue::getFloat(1e30), ScalarKind::I16), 32767);
+  EXPECT_EQ(converted(ConstValue::getFloat(-1e30), ScalarKind::I16), -32768);
+  EXPECT_EQ(converted(ConstValue::getFloat(-5.0), ScalarKind::U16), 0);
+  EXPECT_EQ(converted(ConstValue::getFloat(NAN), ScalarKind::I32), 0);
+  // Floats round to the kind's precision.
+  EXPECT_EQ(converted(ConstValue::getFloat(0.1), ScalarKind::F16), 0.0999755859375);
+  EXPECT_EQ(converted(ConstValue::getFloat(0.1), ScalarKind::BF16), 0.10009765625);
+  EXPECT_EQ(converted(ConstValue::getFloat(0.1), ScalarKind::F32), double(0.1f));
+  EXPECT_EQ(converted(ConstValue::getFloat(0.1), ScalarKind::F64), 0.1);
+  EXPECT_TRUE(convertConstant(ConstValue::getInt(2), ScalarKind::I1).isTruthy());
+}
+
+TEST(Constants, RepresentableOnlyWithoutLoss) {
+  EXPECT_EQ(checkRepresentable(ConstValue::getInt(127), ScalarKind::I8), "");
+  EXPECT_EQ(checkRepresentable(ConstValue::getInt(128), ScalarKind::I8),
+            "128 does not fit in i8");
+  EXPECT_EQ(checkRepresentable(ConstValue::getInt(-1), ScalarKind::U32),
+            "-1 does not fit in u32");
+  EXPECT_EQ(checkRepresentable(ConstValue::getFloat(2.0), ScalarKind::I32), "");
+  EXPECT_EQ(checkRepresentable(ConstValue::getFloat(2.5), ScalarKind::I32),
+            "the float 2.5 cannot become an integer of type i32 without losing its value");
+  EXPECT_EQ(checkRepresentable(ConstValue::getInt(2), ScalarKind::I1),
+            "2 does not fit in i1");
+  EXPECT_EQ(checkRepresentable(ConstValue::getBool(true), ScalarKind::I8), "");
+  EXPECT_EQ(checkRepresentable(ConstValue::getFloat(1e300), ScalarKind::F16), "");
+}

@@ -20,13 +20,15 @@ using mlir::Value;
 
 mlir::OwningOpRef<mlir::ModuleOp> MLIRGenerator::generate(
     llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels) {
-  auto module = mlir::ModuleOp::create(builder.getUnknownLoc());
+  // Owned from the start: a kernel that fails frees the whole module.
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::ModuleOp::create(builder.getUnknownLoc());
   for (const auto &kernel : kernels) {
-    builder.setInsertionPointToEnd(module.getBody());
+    builder.setInsertionPointToEnd(module->getBody());
     if (!generateKernel(*kernel))
       return nullptr;
   }
-  if (mlir::failed(mlir::verify(module))) {
+  if (mlir::failed(mlir::verify(*module))) {
     diag.error(SourceLoc(), "internal error: the generated tile IR is invalid");
     return nullptr;
   }

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 
 namespace {
 
@@ -94,8 +95,9 @@ protected:
         *Ctx, TestPtx, tile::ModuleMetadata::parse(testJson()), "test.ptx");
   }
 
+  /// A path of its own for this process (ctest runs tests in parallel).
   static std::string tempPath(const std::string &Name) {
-    return ::testing::TempDir() + Name;
+    return ::testing::TempDir() + std::to_string(::getpid()) + "_" + Name;
   }
 
   std::unique_ptr<tile::Context> Ctx;

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <unistd.h>
 
 namespace {
 
@@ -113,7 +114,10 @@ protected:
     std::remove(JsonPath.c_str());
   }
 
-  const std::string PtxPath = ::testing::TempDir() + "tile_ptx_check.ptx";
+  // One name per process: ctest runs each test as its own process, in
+  // parallel.
+  const std::string PtxPath = ::testing::TempDir() + "tile_ptx_check_" +
+                              std::to_string(::getpid()) + ".ptx";
   const std::string JsonPath = tile::metadataPathFor(PtxPath);
 };
 

@@ -187,12 +187,16 @@ int compile() {
     errs() << "tilec: error: --num-warps must be a power of two from 1 to 32\n";
     return 1;
   }
-  if (!dumpStages.empty())
-    if (std::error_code ec = sys::fs::create_directories(dumpStages)) {
+  if (!dumpStages.empty()) {
+    std::error_code ec = sys::fs::create_directories(dumpStages);
+    if (!ec && !sys::fs::is_directory(dumpStages))
+      ec = std::make_error_code(std::errc::not_a_directory);
+    if (ec) {
       errs() << "tilec: error: cannot create '" << dumpStages
              << "': " << ec.message() << "\n";
       return 1;
     }
+  }
 
   if (emit == Stage::PTX && outputPath.empty()) {
     SmallString<256> path(sys::path::filename(inputPath));

@@ -20,7 +20,7 @@ class StatementsMixin:
 
     def build(self):
         """The whole .tile file."""
-        warps = self.rng.choice([1, 2, 4, 4, 8])
+        warps = self.rng.choice([1, 2, 4, 4, 8, 16, 32])
         self.emit(1, "pid = tl.program_id(0)")
         self.emit(1, "offs_m = tl.arange(0, BM)")
         self.emit(1, "offs_n = tl.arange(0, BN)")

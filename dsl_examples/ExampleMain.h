@@ -152,7 +152,9 @@ inline tile::Kernel loadKernel(const tile::Context &Ctx, const Options &Opts,
   for (const auto &[Key, Value] : K.info().Constexprs)
     if (const auto *Int = std::get_if<std::int64_t>(&Value))
       std::printf(", %s = %lld", Key.c_str(), static_cast<long long>(*Int));
-  std::printf("\n");
+  tile::KernelResources R = K.resources();
+  std::printf("\n%s: %d registers per thread, %zu bytes of local memory (spills)\n",
+              Name.c_str(), R.Registers, R.LocalBytes);
   return K;
 }
 

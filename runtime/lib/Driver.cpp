@@ -73,6 +73,7 @@ LoadedDriver load() {
       TILE_RESOLVE(cuModuleLoadDataEx, "cuModuleLoadDataEx") &&
       TILE_RESOLVE(cuModuleUnload, "cuModuleUnload") &&
       TILE_RESOLVE(cuModuleGetFunction, "cuModuleGetFunction") &&
+      TILE_RESOLVE(cuFuncGetAttribute, "cuFuncGetAttribute") &&
       TILE_RESOLVE(cuFuncSetAttribute, "cuFuncSetAttribute") &&
       TILE_RESOLVE(cuLaunchKernel, "cuLaunchKernel") &&
       TILE_RESOLVE(cuStreamCreate, "cuStreamCreate") &&

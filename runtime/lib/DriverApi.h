@@ -35,6 +35,10 @@ constexpr CUjit_option CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
 constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
+constexpr CUfunction_attribute CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;
+constexpr CUfunction_attribute CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
+constexpr CUfunction_attribute CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3;
+constexpr CUfunction_attribute CU_FUNC_ATTRIBUTE_NUM_REGS = 4;
 constexpr CUfunction_attribute CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES =
     8;
 
@@ -75,6 +79,8 @@ struct DriverApi {
   CUresult (*cuModuleUnload)(CUmodule Module);
   CUresult (*cuModuleGetFunction)(CUfunction *Function, CUmodule Module,
                                   const char *Name);
+  CUresult (*cuFuncGetAttribute)(int *Value, CUfunction_attribute Attr,
+                                 CUfunction Function);
   CUresult (*cuFuncSetAttribute)(CUfunction Function, CUfunction_attribute Attr,
                                  int Value);
   CUresult (*cuLaunchKernel)(CUfunction Function, unsigned GridX,

@@ -39,4 +39,25 @@ void Kernel::launchImpl(const Grid &G, const Stream &S, const Arg *Args,
     cu::fail(R, "cuLaunchKernel", "while launching " + Info->Name);
 }
 
+KernelResources Kernel::resources() const {
+  auto Attribute = [&](cu::CUfunction_attribute Attr, const char *What) {
+    int Value = 0;
+    cu::CUresult Result = cu::driver().cuFuncGetAttribute(
+        &Value, Attr, static_cast<cu::CUfunction>(Function));
+    if (Result != cu::CUDA_SUCCESS)
+      cu::fail(Result, "cuFuncGetAttribute",
+               std::string("asking for the ") + What + " of " + Info->Name);
+    return Value;
+  };
+  KernelResources R;
+  R.Registers = Attribute(cu::CU_FUNC_ATTRIBUTE_NUM_REGS, "registers");
+  R.LocalBytes = static_cast<std::size_t>(
+      Attribute(cu::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, "local memory"));
+  R.StaticSharedBytes = static_cast<std::size_t>(
+      Attribute(cu::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "static shared memory"));
+  R.MaxThreadsPerBlock =
+      Attribute(cu::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, "threads per block");
+  return R;
+}
+
 } // namespace tile

@@ -87,4 +87,23 @@ TEST_P(ExampleKernelTest, Gelu) {
 
 INSTANTIATE_TEST_SUITE_P(Sizes, ExampleKernelTest, Sizes, sizeName);
 
+using KernelResourcesTest = gputest::GpuTest<>;
+
+TEST_F(KernelResourcesTest, RegistersAndSpillsOfTheJittedKernels) {
+  // vector_add needs a handful of registers and spills nothing; matmul
+  // (128x128 fp32 accumulators over 256 threads) needs many more; both
+  // allow at least their block size, which .reqntid fixes.
+  tile::Kernel Add = loadExample("vector_add.ptx").kernel("add_kernel");
+  tile::KernelResources A = Add.resources();
+  EXPECT_GT(A.Registers, 0);
+  EXPECT_LT(A.Registers, 64);
+  EXPECT_EQ(A.LocalBytes, 0u);
+  EXPECT_EQ(A.StaticSharedBytes, 0u);
+  EXPECT_GE(A.MaxThreadsPerBlock, static_cast<int>(Add.blockSize()));
+  tile::Kernel Matmul = loadExample("matmul.ptx").kernel("matmul_kernel");
+  tile::KernelResources M = Matmul.resources();
+  EXPECT_GT(M.Registers, A.Registers);
+  EXPECT_GE(M.MaxThreadsPerBlock, static_cast<int>(Matmul.blockSize()));
+}
+
 } // namespace

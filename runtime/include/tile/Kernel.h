@@ -35,6 +35,16 @@ struct Grid {
 /// Ceiling division, for grid sizes: cdiv(N, BLOCK_SIZE).
 template <class T> constexpr T cdiv(T A, T B) { return (A + B - 1) / B; }
 
+/// What the driver's JIT made of a kernel: registers per thread and the
+/// local memory each thread uses (register spills and stack), as
+/// cuFuncGetAttribute reports them.
+struct KernelResources {
+  int Registers = 0;                 ///< Registers per thread.
+  std::size_t LocalBytes = 0;        ///< Local memory per thread (spills, stack).
+  std::size_t StaticSharedBytes = 0; ///< Shared memory declared in the PTX.
+  int MaxThreadsPerBlock = 0;        ///< The most threads a launch may have.
+};
+
 /// A kernel of a loaded module; keeps the module loaded. Get one from
 /// Module::kernel().
 class Kernel {
@@ -43,6 +53,10 @@ public:
   const KernelInfo &info() const noexcept { return *Info; }
   /// Threads per program: num_warps * 32.
   unsigned blockSize() const noexcept { return Info->NumWarps * 32; }
+  /// Registers, spills and static shared memory of the compiled kernel, so
+  /// that a slow configuration can be explained. Throws tile::Error if the
+  /// driver cannot tell.
+  KernelResources resources() const;
 
   /// Launches on \p G in stream \p S with \p Args (scalars, DeviceBuffers,
   /// DevicePtrs). Throws tile::Error, before anything reaches the driver,

@@ -8,6 +8,7 @@
 
 #include "Metadata.h"
 #include "OutputFiles.h"
+#include "PtxasReport.h"
 #include "Version.h"
 
 #include "tilec/Frontend/ASTPrinter.h"
@@ -67,6 +68,10 @@ cl::opt<std::string> kernelName("kernel",
 cl::opt<unsigned> numWarps("num-warps",
                            cl::desc("Warps per program (overrides @kernel)"),
                            cl::cat(category));
+cl::opt<bool> report("report",
+                      cl::desc("Assemble the PTX with ptxas -v and print each kernel's "
+                               "registers, spills, stack and barriers to stderr"),
+                      cl::cat(category));
 cl::opt<bool> dumpAfterAll("dump-ir-after-all",
                            cl::desc("Print the IR after every pass to stderr"),
                            cl::cat(category));
@@ -140,6 +145,24 @@ void reportFatalError(void *, const char *reason, bool) {
             "it with the .tile file and the command line\n";
   errs().flush();
   ::_exit(1);
+}
+
+/// --report: ptxas's view of each kernel, on stderr. False after an error.
+bool printPtxasReport(StringRef ptx) {
+  std::string ptxas = tilec::findPtxas();
+  if (ptxas.empty()) {
+    errs() << "tilec: error: --report needs NVIDIA's ptxas (the CUDA toolkit): set "
+              "TILEC_PTXAS or CUDA_HOME, or put ptxas on PATH\n";
+    return false;
+  }
+  std::string error;
+  std::optional<std::string> lines = tilec::ptxasReport(ptxas, ptx, arch, error);
+  if (!lines) {
+    errs() << "tilec: error: --report: " << error << "\n";
+    return false;
+  }
+  errs() << "tilec: ptxas report for " << arch << ":\n" << *lines;
+  return true;
 }
 
 /// Checks the output paths before anything is compiled: never the input
@@ -332,7 +355,9 @@ int compile() {
                          tilec::writeMetadata(os, facts, c.kernels, *llvmModule, *ptx);
                        })});
   }
-  return writeFiles(outputs) ? 0 : 1;
+  if (!writeFiles(outputs))
+    return 1;
+  return !report || printPtxasReport(*ptx) ? 0 : 1;
 }
 
 } // namespace

@@ -34,7 +34,7 @@ rm -f "$OUT/gpu_part.log"
     done
   done
   # Each runs its own list of shapes, most not multiples of the blocks.
-  for e in softmax matmul weighted_sum layernorm; do
+  for e in softmax matmul weighted_sum layernorm attention; do
     echo "== $e"
     timeout 120 build/bin/$e 2>&1 || status=1
   done
@@ -42,6 +42,11 @@ rm -f "$OUT/gpu_part.log"
   echo "== softmax --ptx softmax_16384.ptx"
   timeout 120 build/bin/softmax --ptx build/dsl_examples/softmax_16384.ptx \
     --shape 5x16384 --shape 300x9999 --shape 7x1025 2>&1 || status=1
+  # Flash-attention's other specializations (causal, head dim 128).
+  for variant in attention_causal attention_d128 attention_d128_causal; do
+    echo "== attention --ptx $variant.ptx"
+    timeout 120 build/bin/attention --ptx build/dsl_examples/$variant.ptx 2>&1 || status=1
+  done
 } > >(tee "$OUT/examples.log") 2>&1
 rm -f "$OUT/last_example.txt"
 sleep 1 # Let tee flush examples.log.

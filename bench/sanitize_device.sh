@@ -35,7 +35,9 @@ for tool in "${tools[@]}"; do
         "build/bin/softmax --shape 37x1000"
         "build/bin/matmul --shape 100x72x40"
         "build/bin/weighted_sum --shape 300x130"
-        "build/bin/layernorm --shape 33x3000")
+        "build/bin/layernorm --shape 33x3000"
+        "build/bin/attention --shape 2x100"
+        "build/bin/attention --ptx build/dsl_examples/attention_d128_causal.ptx --shape 2x100")
   for run in "${runs[@]}"; do
     echo "-- $run" >>"$log"
     # shellcheck disable=SC2086 # $run is a command line.

@@ -136,7 +136,7 @@ void compile(StringRef source) {
     return failed(pm.run(*module));
   };
   if (!check(runPipeline([](mlir::PassManager &pm) {
-               mlir::tilec::buildTileToTileGPUPipeline(pm, 4);
+               mlir::tilec::buildTileToTileGPUPipeline(pm, 4, kArch);
              }),
              "tile -> tilegpu") ||
       !check(runPipeline([](mlir::PassManager &pm) {

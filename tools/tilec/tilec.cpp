@@ -316,7 +316,7 @@ int compile() {
   };
   unsigned defaultWarps = numWarps.getNumOccurrences() ? numWarps : 4;
   if (!runPipeline([&](mlir::PassManager &pm) {
-        mlir::tilec::buildTileToTileGPUPipeline(pm, defaultWarps);
+        mlir::tilec::buildTileToTileGPUPipeline(pm, defaultWarps, arch);
       }))
     return 1;
   if (handleStage(Stage::TileGPU, ".tilegpu.mlir", ok, printModule))

@@ -108,11 +108,17 @@ int64_t mlir::tilec::getScratchBytes(Operation *op) {
               total += tileBytes(src);
             return total;
           })
-          .Case([](tile::DotOp dot) {
+          .Case([](tile::DotOp dot) -> int64_t {
+            // Operands are staged (a, then b) unless they arrive in dot
+            // operand registers.
             auto a = cast<RankedTensorType>(dot.getA().getType());
             auto b = cast<RankedTensorType>(dot.getB().getType());
-            return (a.getNumElements() + b.getNumElements()) *
-                   getElementBytes(a);
+            int64_t elements = 0;
+            for (RankedTensorType operand : {a, b})
+              if (!isa_and_nonnull<tilegpu::DotOperandEncodingAttr>(
+                      operand.getEncoding()))
+                elements += operand.getNumElements();
+            return elements * getElementBytes(a);
           })
           .Case([](tile::AtomicRMWOp rmw) {
             return atomicBytes(rmw, rmw.getPtr());

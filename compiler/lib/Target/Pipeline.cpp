@@ -22,7 +22,8 @@
 using namespace mlir;
 
 void mlir::tilec::buildTileToTileGPUPipeline(OpPassManager &pm,
-                                             unsigned numWarps) {
+                                             unsigned numWarps,
+                                             StringRef arch) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   ConvertTileToTileGPUOptions options;
@@ -34,6 +35,15 @@ void mlir::tilec::buildTileToTileGPUPipeline(OpPassManager &pm,
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(tilegpu::createTileGPUCoalesce());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
+  // Products move to the tensor cores once the accesses have their layouts;
+  // the cleanup after keeps accumulators in the MMA layout across loops.
+  tilegpu::TileGPUAccelerateDotOptions accelerate;
+  accelerate.target = arch.str();
+  pm.addPass(tilegpu::createTileGPUAccelerateDot(accelerate));
+  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
+  // Loop-invariant operands (attention's q) reach their dot operand layout
+  // once, before the loop.
+  pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

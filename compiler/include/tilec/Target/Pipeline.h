@@ -13,8 +13,10 @@
 
 namespace mlir::tilec {
 
-/// tile -> tilegpu: cleanups, default layouts, coalescing.
-void buildTileToTileGPUPipeline(OpPassManager &pm, unsigned numWarps);
+/// tile -> tilegpu: cleanups, default layouts, coalescing, tensor-core
+/// layouts for the products `arch` can run on its tensor cores.
+void buildTileToTileGPUPipeline(OpPassManager &pm, unsigned numWarps,
+                                llvm::StringRef arch);
 
 /// tilegpu -> LLVM + NVVM dialects: shared-memory allocation (checked
 /// against `arch`'s limit), scf -> cf, the LLVM conversion, and line-table

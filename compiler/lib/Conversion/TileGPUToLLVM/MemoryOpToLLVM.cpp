@@ -132,25 +132,6 @@ void unpackWord(Location loc, Value word, Type elementType,
                                                  i32Constant(loc, rewriter, i)));
 }
 
-/// Emits one inline-asm statement.
-Operation *emitAsm(Location loc, RewriterBase &rewriter, TypeRange results,
-                   ValueRange operands, StringRef text,
-                   ArrayRef<std::string> constraints) {
-  Type resultType;
-  if (results.size() == 1)
-    resultType = results.front();
-  else if (!results.empty())
-    resultType = LLVM::LLVMStructType::getLiteral(rewriter.getContext(),
-                                                  SmallVector<Type>(results));
-  return LLVM::InlineAsmOp::create(
-      rewriter, loc, resultType ? TypeRange(resultType) : TypeRange(), operands,
-      ("{\n" + text + "}").str(), llvm::join(constraints, ","),
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-}
-
 /// The converted mask elements, and-ed with `owner` when there is one; none
 /// when the op has neither.
 SmallVector<Value> predicatesOf(Location loc, Value mask, Value owner,

@@ -73,6 +73,8 @@ struct ConvertTileGPUToLLVMPass
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateScanOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
+    populateMmaDotOpToLLVMPatterns(converter, patterns);
+    populateLoadMatrixToLLVMPatterns(converter, patterns);
     populateHintOpToLLVMPatterns(converter, patterns);
     populateBarrierOpToLLVMPatterns(converter, patterns);
     populateMemoryOpToLLVMPatterns(converter, patterns, axisInfo);

@@ -1,8 +1,9 @@
 //===- Utility.cpp - Helpers of the tilegpu-to-LLVM lowering --------------===//
 //
 // Struct packing, and the index arithmetic of the distributed layouts
-// (blocked, and slices of it through their parent): which element of the
-// tile each of a thread's elements is, and which thread owns it.
+// (blocked, the tensor-core MMA and dot operand layouts, and slices through
+// their parent): which element of the tile each of a thread's elements is,
+// and which thread owns it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +40,43 @@ Value mlir::tilec::i32Constant(Location loc, RewriterBase &rewriter,
                                int64_t value) {
   return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
                                   rewriter.getI32IntegerAttr(value));
+}
+
+MmaThread mlir::tilec::emitMmaThread(Location loc, RewriterBase &rewriter,
+                                     tilegpu::MmaEncodingAttr mma) {
+  Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+  Value warpSize = i32Constant(loc, rewriter, 32);
+  Value warp = LLVM::UDivOp::create(rewriter, loc, tid, warpSize);
+  Value warpsN = i32Constant(loc, rewriter, mma.getWarpsPerCTA()[1]);
+  Value warpsM = i32Constant(loc, rewriter, mma.getWarpsPerCTA()[0]);
+  Value four = i32Constant(loc, rewriter, 4);
+  MmaThread thread;
+  thread.lane = LLVM::URemOp::create(rewriter, loc, tid, warpSize);
+  thread.warpN = LLVM::URemOp::create(rewriter, loc, warp, warpsN);
+  thread.warpM = LLVM::URemOp::create(
+      rewriter, loc, LLVM::UDivOp::create(rewriter, loc, warp, warpsN), warpsM);
+  thread.group = LLVM::UDivOp::create(rewriter, loc, thread.lane, four);
+  thread.inGroup = LLVM::URemOp::create(rewriter, loc, thread.lane, four);
+  return thread;
+}
+
+Operation *mlir::tilec::emitAsm(Location loc, RewriterBase &rewriter,
+                                TypeRange results, ValueRange operands,
+                                StringRef text,
+                                ArrayRef<std::string> constraints,
+                                bool hasSideEffects) {
+  Type resultType;
+  if (results.size() == 1)
+    resultType = results.front();
+  else if (!results.empty())
+    resultType = LLVM::LLVMStructType::getLiteral(rewriter.getContext(),
+                                                  SmallVector<Type>(results));
+  return LLVM::InlineAsmOp::create(
+      rewriter, loc, resultType ? TypeRange(resultType) : TypeRange(), operands,
+      ("{\n" + text + "}").str(), llvm::join(constraints, ","), hasSideEffects,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
 }
 
 namespace {
@@ -97,6 +135,106 @@ Value threadBase(Location loc, RewriterBase &rewriter,
   return LLVM::MulOp::create(rewriter, loc, thread, perThread);
 }
 
+/// The MMA layout behind a tensor-core layout (itself or a dot operand's
+/// parent), or null for other layouts.
+tilegpu::MmaEncodingAttr getMmaLayout(Attribute layout) {
+  if (auto dot = dyn_cast<tilegpu::DotOperandEncodingAttr>(layout))
+    return dot.getMmaParent();
+  return dyn_cast<tilegpu::MmaEncodingAttr>(layout);
+}
+
+/// The index of this thread's first element of a tensor-core layout, before
+/// wrapping: (warpM * 16 + g, warpN * 8 + 2t) for the accumulator,
+/// (warpM * 16 + g, t * kWidth) for a and (t * kWidth, warpN * 8 + g) for b.
+SmallVector<Value> tensorCoreBase(Location loc, RewriterBase &rewriter,
+                                  Attribute layout) {
+  tilegpu::MmaEncodingAttr mma = getMmaLayout(layout);
+  MmaThread thread = emitMmaThread(loc, rewriter, mma);
+  auto mulAdd = [&](Value x, int64_t scale, Value y) -> Value {
+    Value product = LLVM::MulOp::create(rewriter, loc, x, i32Constant(loc, rewriter, scale));
+    return y ? LLVM::AddOp::create(rewriter, loc, product, y).getResult() : product;
+  };
+  Value row = mulAdd(thread.warpM, 16, thread.group);
+  Value col = mulAdd(thread.warpN, 8, thread.group);
+  auto dot = dyn_cast<tilegpu::DotOperandEncodingAttr>(layout);
+  if (!dot)
+    return {row, mulAdd(thread.warpN, 8, mulAdd(thread.inGroup, 2, Value()))};
+  Value k = mulAdd(thread.inGroup, dot.getKWidth(), Value());
+  if (dot.getOpIdx() == 0)
+    return {row, k};
+  return {k, col};
+}
+
+/// getElemOffsets for the tensor-core layouts (see the encodings' docs).
+SmallVector<SmallVector<int64_t>>
+getTensorCoreOffsets(Attribute layout, ArrayRef<int64_t> shape) {
+  SmallVector<SmallVector<int64_t>> offsets;
+  if (auto mma = dyn_cast<tilegpu::MmaEncodingAttr>(layout)) {
+    SmallVector<int64_t> reps = mma.getRepetitions(shape);
+    for (int64_t m = 0; m < reps[0]; ++m)
+      for (int64_t n = 0; n < reps[1]; ++n)
+        for (int64_t i = 0; i < 4; ++i)
+          offsets.push_back({m * mma.getCTATileSize(0) + (i / 2) * 8,
+                             n * mma.getCTATileSize(1) + i % 2});
+    return offsets;
+  }
+  auto dot = cast<tilegpu::DotOperandEncodingAttr>(layout);
+  tilegpu::MmaEncodingAttr mma = dot.getMmaParent();
+  SmallVector<int64_t> reps = dot.getRepetitions(shape);
+  int64_t kWidth = dot.getKWidth(), instrK = dot.getInstrK();
+  if (dot.getOpIdx() == 0) {
+    for (int64_t m = 0; m < reps[0]; ++m)
+      for (int64_t k = 0; k < reps[1]; ++k)
+        for (int64_t r = 0; r < 4; ++r)
+          for (int64_t j = 0; j < kWidth; ++j)
+            offsets.push_back({m * mma.getCTATileSize(0) + (r % 2) * 8,
+                               k * instrK + (r / 2) * 4 * kWidth + j});
+    return offsets;
+  }
+  for (int64_t n = 0; n < reps[1]; ++n)
+    for (int64_t k = 0; k < reps[0]; ++k)
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t j = 0; j < kWidth; ++j)
+          offsets.push_back({k * instrK + r * 4 * kWidth + j,
+                             n * mma.getCTATileSize(1)});
+  return offsets;
+}
+
+/// emitOwnerPredicate for the tensor-core layouts: the thread's first
+/// element lies inside the tile along every wrapped dimension, and for a dot
+/// operand its warp is the first of those reading the same elements.
+/// Registers that wrap within the owner repeat elements it also holds.
+Value emitTensorCoreOwner(Location loc, RewriterBase &rewriter,
+                          Attribute layout, ArrayRef<int64_t> shape) {
+  Value owner;
+  auto addCondition = [&](Value condition) {
+    owner = owner ? LLVM::AndOp::create(rewriter, loc, owner, condition)
+                        .getResult()
+                  : condition;
+  };
+  SmallVector<int64_t> extent = tilegpu::getTileExtent(layout);
+  SmallVector<Value> base;
+  for (unsigned d = 0; d < 2; ++d) {
+    if (shape[d] >= extent[d])
+      continue;
+    if (base.empty())
+      base = tensorCoreBase(loc, rewriter, layout);
+    addCondition(LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
+                                      base[d],
+                                      i32Constant(loc, rewriter, shape[d])));
+  }
+  if (auto dot = dyn_cast<tilegpu::DotOperandEncodingAttr>(layout)) {
+    tilegpu::MmaEncodingAttr mma = dot.getMmaParent();
+    if (mma.getWarpsPerCTA()[1 - dot.getOpIdx()] > 1) {
+      MmaThread thread = emitMmaThread(loc, rewriter, mma);
+      Value other = dot.getOpIdx() == 0 ? thread.warpN : thread.warpM;
+      addCondition(LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                        other, i32Constant(loc, rewriter, 0)));
+    }
+  }
+  return owner;
+}
+
 } // namespace
 
 SmallVector<SmallVector<int64_t>>
@@ -108,6 +246,8 @@ mlir::tilec::getElemOffsets(Attribute layout, ArrayRef<int64_t> shape) {
       offset.erase(offset.begin() + slice.getDim());
     return offsets;
   }
+  if (getMmaLayout(layout))
+    return getTensorCoreOffsets(layout, shape);
   auto blocked = cast<BlockedEncodingAttr>(layout);
   unsigned rank = shape.size();
   SmallVector<int64_t> perThread = tilegpu::getContigPerThread(blocked, shape);
@@ -144,21 +284,26 @@ mlir::tilec::emitIndices(Location loc, RewriterBase &rewriter, Attribute layout,
       index.erase(index.begin() + slice.getDim());
     return indices;
   }
-  auto blocked = cast<BlockedEncodingAttr>(layout);
   unsigned rank = shape.size();
-  LayoutGeometry geometry = getGeometry(loc, rewriter, blocked, shape);
   SmallVector<Value> base;
-  for (unsigned d = 0; d < rank; ++d)
-    base.push_back(threadBase(loc, rewriter, blocked, geometry, d));
+  if (getMmaLayout(layout)) {
+    base = tensorCoreBase(loc, rewriter, layout);
+  } else {
+    auto blocked = cast<BlockedEncodingAttr>(layout);
+    LayoutGeometry geometry = getGeometry(loc, rewriter, blocked, shape);
+    for (unsigned d = 0; d < rank; ++d)
+      base.push_back(threadBase(loc, rewriter, blocked, geometry, d));
+  }
+  SmallVector<int64_t> extent = tilegpu::getTileExtent(layout);
 
   SmallVector<SmallVector<Value>> indices;
-  for (ArrayRef<int64_t> offset : getElemOffsets(blocked, shape)) {
+  for (ArrayRef<int64_t> offset : getElemOffsets(layout, shape)) {
     SmallVector<Value> index(rank);
     for (unsigned dim = 0; dim < rank; ++dim) {
       Value value = LLVM::AddOp::create(
           rewriter, loc, base[dim], i32Constant(loc, rewriter, offset[dim]));
-      // A tile smaller than the CTA tile wraps around (replication).
-      if (shape[dim] < blocked.getCTATileSize(dim))
+      // A tile smaller than the layout's tile wraps around (replication).
+      if (shape[dim] < extent[dim])
         value = LLVM::URemOp::create(rewriter, loc, value,
                                      i32Constant(loc, rewriter, shape[dim]));
       index[dim] = value;
@@ -193,6 +338,8 @@ Value mlir::tilec::emitOwnerPredicate(Location loc, RewriterBase &rewriter,
   if (auto slice = dyn_cast<tilegpu::SliceEncodingAttr>(layout))
     return emitOwnerPredicate(loc, rewriter, slice.getParent(),
                               slice.getParentShape(shape));
+  if (getMmaLayout(layout))
+    return emitTensorCoreOwner(loc, rewriter, layout, shape);
   auto blocked = cast<BlockedEncodingAttr>(layout);
   Value owner;
   std::optional<LayoutGeometry> geometry;

@@ -66,6 +66,14 @@ void populateScanOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
 void populateDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);
 
+/// dot on the tensor cores (mma.sync), operands and accumulator in registers.
+void populateMmaDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
+/// convert_layout into dot operand layouts: swizzled scratch and ldmatrix.
+void populateLoadMatrixToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                      RewritePatternSet &patterns);
+
 /// hint (multiple_of, max_contiguous): the identity at run time.
 void populateHintOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);

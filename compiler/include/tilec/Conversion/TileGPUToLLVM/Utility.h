@@ -28,8 +28,26 @@ Value packElements(Location loc, ValueRange elements, Type type,
 /// An i32 constant.
 Value i32Constant(Location loc, RewriterBase &rewriter, int64_t value);
 
+/// One inline-asm statement (`text`, wrapped in braces so that it may declare
+/// registers) with `constraints` joined by commas; several results come back
+/// as a literal struct. Without side effects LLVM may move or drop it.
+Operation *emitAsm(Location loc, RewriterBase &rewriter, TypeRange results,
+                   ValueRange operands, StringRef text,
+                   ArrayRef<std::string> constraints,
+                   bool hasSideEffects = true);
+
+/// Where the calling thread sits in an MMA layout: its lane, its warp's row
+/// and column in the grid of warps (warp w at (w / warpsPerCTA[1],
+/// w % warpsPerCTA[1])), and its lane's group (lane / 4) and position in
+/// the group (lane % 4).
+struct MmaThread {
+  Value lane, warpM, warpN, group, inGroup;
+};
+MmaThread emitMmaThread(Location loc, RewriterBase &rewriter,
+                        tilegpu::MmaEncodingAttr mma);
+
 /// The index, along each dimension, of every element the calling thread holds
-/// of a tile of `shape` in `layout` (blocked or slice; see
+/// of a tile of `shape` in `layout` (any distributed layout; see
 /// tilegpu::isDistributedLayout): result[e][d] is element e's index along
 /// dimension d, as i32 values. There are tilegpu::getTotalElemsPerThread
 /// elements, ordered as in the converted struct (the register order):
@@ -39,6 +57,8 @@ Value i32Constant(Location loc, RewriterBase &rewriter, int64_t value);
 ///    (repetitions when the tile is larger than the CTA tile), again with
 ///    order[0] fastest. Along a dimension smaller than the CTA tile indices
 ///    wrap around (replication: several threads hold the same element).
+///  - mma and dot_op: the register order their ODS descriptions give,
+///    instruction tiles of one warp strided by the layout's CTA tile;
 ///  - slice<{dim, parent}>: exactly the registers and indices of a tile of
 ///    `shape` with a 1 inserted at `dim` in `parent`, index `dim` dropped.
 SmallVector<SmallVector<Value>> emitIndices(Location loc,

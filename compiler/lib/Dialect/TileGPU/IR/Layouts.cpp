@@ -1,8 +1,9 @@
 //===- Layouts.cpp - Queries over any distributed layout ------------------===//
 //
-// Layout questions the lowering asks without caring whether a tile is
-// blocked or a slice of a blocked layout: rank, elements per thread, order
-// and per-thread contiguity. Slices answer through their parent.
+// Layout questions the lowering asks without caring which distributed
+// layout a tile has (blocked, MMA accumulator, dot operand, or a slice of
+// one): rank, elements per thread, order and per-thread contiguity. Slices
+// answer through their parent.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +21,14 @@ Attribute mlir::tilegpu::getLayout(Type type) {
 bool mlir::tilegpu::isDistributedLayout(Attribute layout) {
   if (auto slice = dyn_cast_or_null<SliceEncodingAttr>(layout))
     return isDistributedLayout(slice.getParent());
-  return isa_and_nonnull<BlockedEncodingAttr>(layout);
+  return isa_and_nonnull<BlockedEncodingAttr, MmaEncodingAttr,
+                         DotOperandEncodingAttr>(layout);
+}
+
+bool mlir::tilegpu::isTensorCoreLayout(Attribute layout) {
+  if (auto slice = dyn_cast_or_null<SliceEncodingAttr>(layout))
+    return isTensorCoreLayout(slice.getParent());
+  return isa_and_nonnull<MmaEncodingAttr, DotOperandEncodingAttr>(layout);
 }
 
 unsigned mlir::tilegpu::getLayoutRank(Attribute layout) {
@@ -28,6 +36,8 @@ unsigned mlir::tilegpu::getLayoutRank(Attribute layout) {
     return blocked.getRank();
   if (auto slice = dyn_cast_or_null<SliceEncodingAttr>(layout))
     return slice.getRank();
+  if (isa_and_nonnull<MmaEncodingAttr, DotOperandEncodingAttr>(layout))
+    return 2;
   return 0;
 }
 
@@ -36,15 +46,44 @@ int64_t mlir::tilegpu::getTotalElemsPerThread(Attribute layout,
   if (auto slice = dyn_cast<SliceEncodingAttr>(layout))
     return getTotalElemsPerThread(slice.getParent(),
                                   slice.getParentShape(shape));
+  if (auto mma = dyn_cast<MmaEncodingAttr>(layout)) {
+    SmallVector<int64_t> reps = mma.getRepetitions(shape);
+    return reps[0] * reps[1] * 4;
+  }
+  if (auto dot = dyn_cast<DotOperandEncodingAttr>(layout)) {
+    SmallVector<int64_t> reps = dot.getRepetitions(shape);
+    // a: four registers per 16 x instrK tile, b: two per instrK x 8 tile.
+    return reps[0] * reps[1] * (dot.getOpIdx() == 0 ? 4 : 2) * dot.getKWidth();
+  }
   return cast<BlockedEncodingAttr>(layout).getElemsPerThread(shape);
+}
+
+SmallVector<int64_t> mlir::tilegpu::getTileExtent(Attribute layout) {
+  if (auto mma = dyn_cast<MmaEncodingAttr>(layout))
+    return {mma.getCTATileSize(0), mma.getCTATileSize(1)};
+  if (auto dot = dyn_cast<DotOperandEncodingAttr>(layout)) {
+    MmaEncodingAttr mma = dot.getMmaParent();
+    if (dot.getOpIdx() == 0)
+      return {mma.getCTATileSize(0), dot.getInstrK()};
+    return {dot.getInstrK(), mma.getCTATileSize(1)};
+  }
+  auto blocked = cast<BlockedEncodingAttr>(layout);
+  SmallVector<int64_t> extent;
+  for (unsigned d = 0; d < blocked.getRank(); ++d)
+    extent.push_back(blocked.getCTATileSize(d));
+  return extent;
 }
 
 bool mlir::tilegpu::isReplicated(Attribute layout, ArrayRef<int64_t> shape) {
   if (auto slice = dyn_cast<SliceEncodingAttr>(layout))
     return isReplicated(slice.getParent(), slice.getParentShape(shape));
-  auto blocked = cast<BlockedEncodingAttr>(layout);
-  for (unsigned d = 0; d < shape.size(); ++d)
-    if (shape[d] < blocked.getCTATileSize(d))
+  // The warps of a dot operand's parent that differ only in the other
+  // operand's dimension read the same elements.
+  if (auto dot = dyn_cast<DotOperandEncodingAttr>(layout))
+    if (dot.getMmaParent().getWarpsPerCTA()[1 - dot.getOpIdx()] > 1)
+      return true;
+  for (auto [size, extent] : llvm::zip(shape, getTileExtent(layout)))
+    if (size < extent)
       return true;
   return false;
 }
@@ -59,6 +98,11 @@ SmallVector<unsigned> mlir::tilegpu::getLayoutOrder(Attribute layout) {
     }
     return order;
   }
+  if (isa<MmaEncodingAttr>(layout))
+    return {1, 0};
+  if (auto dot = dyn_cast<DotOperandEncodingAttr>(layout))
+    return dot.getOpIdx() == 0 ? SmallVector<unsigned>{1, 0}
+                               : SmallVector<unsigned>{0, 1};
   return SmallVector<unsigned>(cast<BlockedEncodingAttr>(layout).getOrder());
 }
 
@@ -69,6 +113,14 @@ SmallVector<int64_t> mlir::tilegpu::getContigPerThread(Attribute layout,
         getContigPerThread(slice.getParent(), slice.getParentShape(shape));
     contig.erase(contig.begin() + slice.getDim());
     return contig;
+  }
+  if (isa<MmaEncodingAttr>(layout))
+    return {1, std::min<int64_t>(2, shape[1])};
+  if (auto dot = dyn_cast<DotOperandEncodingAttr>(layout)) {
+    int64_t kWidth = dot.getKWidth();
+    if (dot.getOpIdx() == 0)
+      return {1, std::min(kWidth, shape[1])};
+    return {std::min(kWidth, shape[0]), 1};
   }
   auto blocked = cast<BlockedEncodingAttr>(layout);
   SmallVector<int64_t> contig;

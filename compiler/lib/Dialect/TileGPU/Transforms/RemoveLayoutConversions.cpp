@@ -18,7 +18,9 @@
 //    its users, so the conversion moves towards the stores, where it goes
 //    away (a reduction's result stored without leaving its slice layout);
 //  - loop-carried tiles that are converted into their layout every iteration
-//    are carried in the converted value's layout instead.
+//    are carried in the converted value's layout instead (a dot's
+//    accumulator stays in its MMA layout through the K loop).
+// Tensor-core layouts take only splats and elementwise ops this way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,7 +134,13 @@ private:
       return false;
     if (auto convert = dyn_cast<ConvertLayoutOp>(op))
       return check(convert.getSrc(), layout);
-    if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    // Tensor-core layouts hold products and the math on them: splats and
+    // elementwise ops only (no index arithmetic, accesses or broadcasts).
+    if (isTensorCoreLayout(layout)) {
+      bool isSplat = isTileSource(op) && !isa<tile::MakeRangeOp>(op);
+      if (!isSplat && !isCheapElementwise(op))
+        return false;
+    } else if (auto load = dyn_cast<tile::LoadOp>(op)) {
       if (!canMoveLoad(load, layout))
         return false;
     } else if (!isTileSource(op) && !isCheapElementwise(op) &&

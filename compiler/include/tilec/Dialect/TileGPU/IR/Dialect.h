@@ -33,9 +33,14 @@ BlockedEncodingAttr getBlockedEncoding(Type type);
 Attribute getLayout(Type type);
 
 /// Whether `layout` spreads a tile's elements over threads in a way the
-/// helpers below understand: a blocked layout, or a slice of one (nested
-/// slices included).
+/// helpers below understand: a blocked, MMA or dot operand layout, or a
+/// slice of one (nested slices included).
 bool isDistributedLayout(Attribute layout);
+
+/// Whether `layout` is a tensor-core layout (MMA accumulator or dot operand)
+/// or a slice of one: layouts that only products, their operands and
+/// elementwise math on them take, never memory accesses or reductions.
+bool isTensorCoreLayout(Attribute layout);
 
 /// Rank of the tensors a distributed layout describes (0 for any other
 /// attribute).
@@ -46,6 +51,12 @@ unsigned getLayoutRank(Attribute layout);
 /// holds exactly the registers of its parent for the parent shape (the slice
 /// shape with a 1 inserted at the sliced dimension).
 int64_t getTotalElemsPerThread(Attribute layout, ArrayRef<int64_t> shape);
+
+/// Elements along each dimension that one layout tile covers (a blocked
+/// layout's CTA tile; an MMA layout's [16 * warps, 8 * warps]; a dot
+/// operand's parent CTA tile along M or N and one instruction's K): a tile
+/// smaller than this along a dimension wraps around. Not for slices.
+SmallVector<int64_t> getTileExtent(Attribute layout);
 
 /// Whether several threads hold copies of the same element of a tile of
 /// `shape` in the distributed `layout` (the tile is smaller than the layout's

@@ -80,4 +80,105 @@ def TileGPU_SliceEncodingAttr
   }];
 }
 
+def TileGPU_MmaEncodingAttr : AttrDef<TileGPU_Dialect, "MmaEncoding"> {
+  let mnemonic = "mma";
+  let summary = "The accumulator layout of warp-level tensor-core products";
+  let description = [{
+    The registers of `mma.sync.m16n8kK` (version 2, sm_80 and later) for a
+    2-D tile: each warp computes 16x8 instruction tiles; warp w sits at
+    (w / warpsPerCTA[1], w % warpsPerCTA[1]) of a CTA tile of
+    [16 * warpsPerCTA[0], 8 * warpsPerCTA[1]], which repeats over larger
+    tiles. In each instruction tile lane l (group g = l / 4, t = l % 4)
+    holds (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1), in that
+    register order; the instruction tiles follow with N fastest.
+
+    `#tilegpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>`
+    gives a 128x128 accumulator 64x64 per warp, 128 fp32 per thread.
+  }];
+  let parameters = (ins
+    "unsigned":$version,
+    ArrayRefParameter<"unsigned">:$warpsPerCTA,
+    ArrayRefParameter<"unsigned">:$instrShape
+  );
+  let assemblyFormat = [{
+    `<` `{` `version` `=` $version `,`
+            `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
+            `instrShape` `=` `[` $instrShape `]` `}` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Elements one CTA tile covers along dimension `dim`.
+    int64_t getCTATileSize(unsigned dim) const {
+      return int64_t(getInstrShape()[dim]) * getWarpsPerCTA()[dim];
+    }
+    /// Instruction tiles each warp computes along each dimension of a tile
+    /// of `shape` (at least 1).
+    ::llvm::SmallVector<int64_t> getRepetitions(::llvm::ArrayRef<int64_t> shape) const;
+  }];
+}
+
+def TileGPU_DotOperandEncodingAttr
+    : AttrDef<TileGPU_Dialect, "DotOperandEncoding"> {
+  let mnemonic = "dot_op";
+  let summary = "The register layout of one operand of a tensor-core product";
+  let description = [{
+    Operand `opIdx` (0: a [M, K], 1: b [K, N]) of a product whose result has
+    the `parent` MMA layout, as the instruction reads it: each 32-bit
+    register holds `kWidth` elements consecutive along K (2 for fp16 and
+    bf16, 1 for tf32, 4 for int8), and one instruction reads K = 8 * kWidth.
+    For a, lane (g = l / 4, t = l % 4) holds per instruction tile the
+    registers (g, t*kWidth), (g + 8, t*kWidth), (g, 4*kWidth + t*kWidth),
+    (g + 8, 4*kWidth + t*kWidth), each with its kWidth elements; for b,
+    (t*kWidth, g) and (4*kWidth + t*kWidth, g) along K. Warps of the
+    parent that differ only in the other dimension hold the same elements.
+  }];
+  let parameters = (ins "unsigned":$opIdx, "::mlir::Attribute":$parent,
+                        "unsigned":$kWidth);
+  let assemblyFormat = [{
+    `<` `{` `opIdx` `=` $opIdx `,` `parent` `=` $parent `,`
+            `kWidth` `=` $kWidth `}` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The parent layout as an MMA layout.
+    MmaEncodingAttr getMmaParent() const {
+      return ::llvm::cast<MmaEncodingAttr>(getParent());
+    }
+    /// K covered by one instruction.
+    int64_t getInstrK() const { return 8 * int64_t(getKWidth()); }
+    /// Instruction tiles along each dimension of a tile of `shape` that one
+    /// warp reads (at least 1).
+    ::llvm::SmallVector<int64_t> getRepetitions(::llvm::ArrayRef<int64_t> shape) const;
+  }];
+}
+
+def TileGPU_SwizzledSharedEncodingAttr
+    : AttrDef<TileGPU_Dialect, "SwizzledSharedEncoding"> {
+  let mnemonic = "swizzled_shared";
+  let summary = "A row-major tile in shared memory with XOR-swizzled vectors";
+  let description = [{
+    How a 2-D tile sits in shared memory: rows of the dimension order[1],
+    each row contiguous along order[0], cut into vectors of `vec` elements
+    (16 bytes). Vector c of row r is stored at vector position
+    c xor ((r / perPhase) mod maxPhase), so the eight 16-byte rows an
+    ldmatrix reads (or a warp's vector stores) fall in distinct banks.
+    `perPhase` rows share a swizzle (128-byte lines hold that many rows).
+  }];
+  let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
+                        "unsigned":$maxPhase,
+                        ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `{` `vec` `=` $vec `,` `perPhase` `=` $perPhase `,`
+            `maxPhase` `=` $maxPhase `,` `order` `=` `[` $order `]` `}` `>`
+  }];
+  let extraClassDeclaration = [{
+    /// The bank-conflict-free layout for a row-major tile of `shape`
+    /// (rows of shape[1] elements of `elementBits` bits) that ldmatrix
+    /// reads in 8x16-byte blocks.
+    static SwizzledSharedEncodingAttr getForLdmatrix(
+        ::mlir::MLIRContext *context, ::llvm::ArrayRef<int64_t> shape,
+        unsigned elementBits);
+  }];
+}
+
 #endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD

@@ -36,6 +36,27 @@ def TileGPURemoveLayoutConversions
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUAccelerateDot
+    : Pass<"tilegpu-accelerate-dot", "mlir::ModuleOp"> {
+  let summary = "Run tl.dot on tensor cores where the target and types allow";
+  let description = [{
+    Gives each `tile.dot` whose operands are fp16 or bf16 (fp32
+    accumulator) an MMA result layout for mma.sync m16n8k16 on sm_80 and
+    later: the program's warps are spread over M and N (the larger extent
+    per warp first) and the accumulator is converted to the MMA layout; the
+    operands keep their layouts (the lowering stages them in shared memory
+    and reads each K step into the registers of the dot operand layouts).
+    Conversions back to the original layouts follow; tilegpu-remove-layout-conversions then keeps a
+    loop-carried accumulator in the MMA layout across the loop. Other dots
+    stay on the FMA units.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"sm_80\"",
+           "The target GPU (sm_80, sm_90, sm_90a)">
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
 def TestPrintAxisInfo : Pass<"test-print-axis-info", "mlir::ModuleOp"> {
   let summary = "Print the axis-info analysis of every integer and pointer value";
   let description = [{

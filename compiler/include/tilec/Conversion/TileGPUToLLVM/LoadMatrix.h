@@ -1,0 +1,46 @@
+//===- LoadMatrix.h - Tensor-core operands through shared memory -*- C++ -*-===//
+//
+// Staging a 16-bit [rows, cols] operand tile in shared memory with the
+// ldmatrix swizzle, and reading back the registers of one K step of a dot
+// operand layout with ldmatrix. Used by convert_layout into dot operand
+// layouts and by the tensor-core dot, which stages its operands itself and
+// reads them one K step at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_CONVERSION_TILEGPUTOLLVM_LOADMATRIX_H
+#define TILEC_CONVERSION_TILEGPUTOLLVM_LOADMATRIX_H
+
+#include "tilec/Conversion/TileGPUToLLVM/Utility.h"
+
+namespace mlir::tilec {
+
+/// One operand of a tensor-core product held in shared memory.
+struct StagedOperand {
+  Value base;                                 ///< !llvm.ptr<3> to the tile.
+  tilegpu::SwizzledSharedEncodingAttr shared; ///< How it is laid out.
+  tilegpu::DotOperandEncodingAttr layout;     ///< Registers it is read into.
+  SmallVector<int64_t> shape;                 ///< [M, K] for a, [K, N] for b.
+  Type element;                               ///< A 16-bit LLVM type.
+};
+
+/// Stores every element of the distributed tile `value` (converted `packed`)
+/// at `base` with the ldmatrix swizzle (no barrier), and returns the staged
+/// operand that `layout` reads. `element` is the converted element type
+/// (16 bits).
+StagedOperand stageOperand(Location loc, RewriterBase &rewriter, Value value,
+                           Value packed, Value base,
+                           tilegpu::DotOperandEncodingAttr layout,
+                           Type element);
+
+/// The elements of K step `k` (one instruction's K) of `operand`, read with
+/// ldmatrix after a barrier, in the register order of its dot operand
+/// layout restricted to that step: for a, 8 per M repetition; for b, 4 per N
+/// repetition.
+SmallVector<Value> loadOperandStep(Location loc, RewriterBase &rewriter,
+                                   const StagedOperand &operand,
+                                   const MmaThread &thread, int64_t k);
+
+} // namespace mlir::tilec
+
+#endif // TILEC_CONVERSION_TILEGPUTOLLVM_LOADMATRIX_H

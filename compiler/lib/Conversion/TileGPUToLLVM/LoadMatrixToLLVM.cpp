@@ -1,0 +1,247 @@
+//===- LoadMatrixToLLVM.cpp - Operands into tensor-core registers ---------===//
+//
+// 16-bit tensor-core operands through shared memory: every thread stores its
+// elements (in vectors of up to 16 bytes along rows) into the tile laid out
+// row-major with the swizzle of SwizzledSharedEncodingAttr::getForLdmatrix,
+// and after a barrier each warp reads its registers with ldmatrix: a
+// ([M, K], rows along K) with ldmatrix.x4, four 8x8 blocks per 16x16
+// instruction tile; b ([K, N], rows along N) with ldmatrix.x4.trans, two
+// instruction tiles along N at a time (x2 for an odd last one).
+// The pattern here is convert_layout into a dot operand layout (the whole
+// operand at once); other element widths take the generic path.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Conversion/TileGPUToLLVM/LoadMatrix.h"
+#include "tilec/Conversion/TileGPUToLLVM/Patterns.h"
+#include "tilec/Conversion/TileGPUToLLVM/SharedMemory.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tilec;
+
+namespace {
+
+/// Element offset (i32) of (row, col) of a tile with rows of `cols`
+/// elements stored with the swizzled layout `shared` (order [1, 0]); `col`
+/// may point inside a vector.
+Value swizzledOffset(Location loc, RewriterBase &rewriter,
+                     tilegpu::SwizzledSharedEncodingAttr shared, int64_t cols,
+                     Value row, Value col) {
+  auto constant = [&](int64_t v) { return i32Constant(loc, rewriter, v); };
+  Value vec = constant(shared.getVec());
+  Value phase = LLVM::URemOp::create(
+      rewriter, loc,
+      LLVM::UDivOp::create(rewriter, loc, row, constant(shared.getPerPhase())),
+      constant(shared.getMaxPhase()));
+  Value vector = LLVM::UDivOp::create(rewriter, loc, col, vec);
+  Value inVector = LLVM::URemOp::create(rewriter, loc, col, vec);
+  Value swizzled = LLVM::XOrOp::create(rewriter, loc, vector, phase);
+  Value rowStart = LLVM::MulOp::create(rewriter, loc, row, constant(cols));
+  Value colStart = LLVM::AddOp::create(
+      rewriter, loc, LLVM::MulOp::create(rewriter, loc, swizzled, vec),
+      inVector);
+  return LLVM::AddOp::create(rewriter, loc, rowStart, colStart);
+}
+
+/// Pointer to element `offset` of the staged tile.
+Value elementAddress(Location loc, RewriterBase &rewriter,
+                     const StagedOperand &operand, Value offset) {
+  return LLVM::GEPOp::create(rewriter, loc, operand.base.getType(),
+                             operand.element, operand.base, offset);
+}
+
+/// One ldmatrix of `count` 8x8 matrices whose rows lane l points at, as
+/// `count` i32 registers.
+SmallVector<Value> emitLdmatrix(Location loc, RewriterBase &rewriter,
+                                const StagedOperand &operand, unsigned count,
+                                bool trans, Value row, Value col) {
+  Value offset = swizzledOffset(loc, rewriter, operand.shared,
+                                operand.shape[1], row, col);
+  Value ptr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                                       elementAddress(loc, rewriter, operand,
+                                                      offset));
+  std::string text = llvm::formatv(
+      "ldmatrix.sync.aligned.m8n8.x{0}{1}.shared.b16 {{{2}}, [${3}];\n", count,
+      trans ? ".trans" : "", count == 4 ? "$0, $1, $2, $3" : "$0, $1", count);
+  SmallVector<std::string> constraints(count, "=r");
+  constraints.push_back("l");
+  Type i32 = rewriter.getI32Type();
+  Operation *asmOp = emitAsm(loc, rewriter, SmallVector<Type>(count, i32), ptr,
+                             text, constraints);
+  SmallVector<Value> registers;
+  for (unsigned i = 0; i < count; ++i)
+    registers.push_back(
+        LLVM::ExtractValueOp::create(rewriter, loc, asmOp->getResult(0), i));
+  return registers;
+}
+
+/// Splits 32-bit registers into their two 16-bit elements, low half first.
+void appendElements(Location loc, RewriterBase &rewriter, Type element,
+                    ArrayRef<Value> registers, SmallVector<Value> &out) {
+  auto pair = VectorType::get(2, element);
+  for (Value reg : registers) {
+    Value vector = LLVM::BitcastOp::create(rewriter, loc, pair, reg);
+    for (int64_t j = 0; j < 2; ++j)
+      out.push_back(LLVM::ExtractElementOp::create(
+          rewriter, loc, vector, i32Constant(loc, rewriter, j)));
+  }
+}
+
+} // namespace
+
+StagedOperand mlir::tilec::stageOperand(Location loc, RewriterBase &rewriter,
+                                        Value value, Value packed, Value base,
+                                        tilegpu::DotOperandEncodingAttr layout,
+                                        Type element) {
+  auto type = cast<RankedTensorType>(value.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  StagedOperand operand{
+      base,
+      tilegpu::SwizzledSharedEncodingAttr::getForLdmatrix(
+          rewriter.getContext(), shape, element.getIntOrFloatBitWidth()),
+      layout, SmallVector<int64_t>(shape), element};
+  // Runs of registers consecutive along the rows, never crossing a 16-byte
+  // vector (the swizzle moves whole vectors).
+  SmallVector<Value> elements = unpackElements(loc, packed, rewriter);
+  Attribute srcLayout = type.getEncoding();
+  auto indices = emitIndices(loc, rewriter, srcLayout, shape);
+  int64_t run = 1;
+  if (tilegpu::getLayoutOrder(srcLayout).front() == 1)
+    run = std::min<int64_t>(tilegpu::getContigPerThread(srcLayout, shape)[1],
+                            operand.shared.getVec());
+  Type runType = run == 1 ? element : VectorType::get(run, element);
+  for (size_t first = 0; first < elements.size(); first += run) {
+    Value stored = elements[first];
+    if (run > 1) {
+      stored = LLVM::UndefOp::create(rewriter, loc, runType);
+      for (int64_t i = 0; i < run; ++i)
+        stored = LLVM::InsertElementOp::create(
+            rewriter, loc, stored, elements[first + i],
+            i32Constant(loc, rewriter, i));
+    }
+    Value offset = swizzledOffset(loc, rewriter, operand.shared, shape[1],
+                                  indices[first][0], indices[first][1]);
+    LLVM::StoreOp::create(rewriter, loc, stored,
+                          elementAddress(loc, rewriter, operand, offset),
+                          run * 2);
+  }
+  return operand;
+}
+
+SmallVector<Value> mlir::tilec::loadOperandStep(Location loc,
+                                                RewriterBase &rewriter,
+                                                const StagedOperand &operand,
+                                                const MmaThread &thread,
+                                                int64_t k) {
+  auto constant = [&](int64_t v) { return i32Constant(loc, rewriter, v); };
+  auto add = [&](Value x, Value y) -> Value {
+    return LLVM::AddOp::create(rewriter, loc, x, y);
+  };
+  auto mul = [&](Value x, int64_t y) -> Value {
+    return LLVM::MulOp::create(rewriter, loc, x, constant(y));
+  };
+  auto wrap = [&](Value index, int64_t size, int64_t extent) -> Value {
+    return size < extent ? LLVM::URemOp::create(rewriter, loc, index,
+                                                constant(size))
+                               .getResult()
+                         : index;
+  };
+  tilegpu::MmaEncodingAttr mma = operand.layout.getMmaParent();
+  SmallVector<int64_t> reps = operand.layout.getRepetitions(operand.shape);
+  ArrayRef<int64_t> shape = operand.shape;
+  Value lane8 = LLVM::URemOp::create(rewriter, loc, thread.lane, constant(8));
+  Value matrix = LLVM::UDivOp::create(rewriter, loc, thread.lane, constant(8));
+  SmallVector<Value> elements;
+  if (operand.layout.getOpIdx() == 0) {
+    // Matrix i covers rows + (i % 2) * 8 and columns + (i / 2) * 8.
+    Value rowInTile = add(
+        mul(LLVM::URemOp::create(rewriter, loc, matrix, constant(2)), 8),
+        lane8);
+    Value col =
+        add(mul(LLVM::UDivOp::create(rewriter, loc, matrix, constant(2)), 8),
+            constant(k * 16));
+    Value warpRow = add(mul(thread.warpM, 16), rowInTile);
+    for (int64_t m = 0; m < reps[0]; ++m) {
+      Value row = wrap(add(warpRow, constant(m * mma.getCTATileSize(0))),
+                       shape[0], mma.getCTATileSize(0));
+      appendElements(loc, rewriter, operand.element,
+                     emitLdmatrix(loc, rewriter, operand, 4, false, row, col),
+                     elements);
+    }
+    return elements;
+  }
+  // b: matrices 0 and 1 are rows k * 16 + [0, 16) of N tile n, 2 and 3 the
+  // same rows of tile n + 1: lane l points at row k * 16 + l % 16 of tile
+  // n + l / 16.
+  Value row = add(LLVM::URemOp::create(rewriter, loc, thread.lane, constant(16)),
+                  constant(k * 16));
+  Value tileOfLane =
+      LLVM::UDivOp::create(rewriter, loc, thread.lane, constant(16));
+  Value warpCol = mul(thread.warpN, 8);
+  for (int64_t n = 0; n < reps[1]; n += 2) {
+    unsigned count = n + 1 < reps[1] ? 4 : 2;
+    Value tile = count == 4 ? add(tileOfLane, constant(n)) : constant(n);
+    Value col = wrap(add(warpCol, mul(tile, mma.getCTATileSize(1))), shape[1],
+                     mma.getCTATileSize(1));
+    appendElements(loc, rewriter, operand.element,
+                   emitLdmatrix(loc, rewriter, operand, count, true, row, col),
+                   elements);
+  }
+  return elements;
+}
+
+namespace {
+
+/// convert_layout into a 16-bit dot operand layout: stage, barrier, and
+/// every K step's registers, reordered into the layout's register order.
+struct ConvertToDotOperand : OpConversionPattern<tilegpu::ConvertLayoutOp> {
+  ConvertToDotOperand(TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, kTilePatternBenefit + 1) {}
+
+  LogicalResult
+  matchAndRewrite(tilegpu::ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType srcType = op.getSrc().getType(), dstType = op.getType();
+    auto dot = dyn_cast<tilegpu::DotOperandEncodingAttr>(dstType.getEncoding());
+    Type element = getTypeConverter()->convertType(dstType.getElementType());
+    if (!dot || srcType == dstType || !element.isIntOrFloat() ||
+        element.getIntOrFloatBitWidth() != 16 || dot.getKWidth() != 2 ||
+        !tilegpu::isDistributedLayout(srcType.getEncoding()))
+      return failure();
+    Location loc = op.getLoc();
+    Value base = getScratchBase(loc, rewriter, op);
+    if (!base)
+      return failure();
+    StagedOperand operand = stageOperand(loc, rewriter, op.getSrc(),
+                                         adaptor.getSrc(), base, dot, element);
+    emitBarrier(loc, rewriter);
+    MmaThread thread = emitMmaThread(loc, rewriter, dot.getMmaParent());
+    SmallVector<int64_t> reps = dot.getRepetitions(dstType.getShape());
+    bool isA = dot.getOpIdx() == 0;
+    int64_t repK = reps[isA ? 1 : 0], repOther = reps[isA ? 0 : 1];
+    // Per step: `perRep` elements for each M (a) or N (b) repetition; the
+    // layout orders them by that repetition first, then by K step.
+    int64_t perRep = isA ? 8 : 4;
+    SmallVector<Value> results(repK * repOther * perRep);
+    for (int64_t k = 0; k < repK; ++k) {
+      SmallVector<Value> step = loadOperandStep(loc, rewriter, operand, thread, k);
+      for (int64_t r = 0; r < repOther; ++r)
+        for (int64_t i = 0; i < perRep; ++i)
+          results[(r * repK + k) * perRep + i] = step[r * perRep + i];
+    }
+    rewriter.replaceOp(op, packElements(loc, results,
+                                        getTypeConverter()->convertType(dstType),
+                                        rewriter));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tilec::populateLoadMatrixToLLVMPatterns(
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ConvertToDotOperand>(converter, patterns.getContext());
+}

@@ -1,0 +1,176 @@
+//===- MmaDotOpToLLVM.cpp - Matrix products on the tensor cores -----------===//
+//
+// tile.dot whose accumulator has an MMA layout: for every K step (16) and
+// every 16x8 tile of its accumulator, each warp runs one
+// mma.sync.aligned.m16n8k16 (row-major a, column-major b, fp32 accumulate)
+// on fp16 or bf16 inputs. An operand already in its dot operand layout is
+// read from registers; any other operand is staged by the dot itself in
+// its shared-memory scratch (a at the start, b after it), and each K step
+// reads its registers with ldmatrix just before its products, so that only
+// one step's operands are live at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Conversion/TileGPUToLLVM/LoadMatrix.h"
+#include "tilec/Conversion/TileGPUToLLVM/Patterns.h"
+#include "tilec/Conversion/TileGPUToLLVM/SharedMemory.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tilec;
+
+namespace {
+
+/// Packs `count` 32-bit registers of two 16-bit elements each from
+/// `elements` starting at `first`, the lower k in the low half.
+SmallVector<Value> packRegisters(Location loc, RewriterBase &rewriter,
+                                 ArrayRef<Value> elements, size_t first,
+                                 unsigned count) {
+  auto pairType = VectorType::get(2, elements.front().getType());
+  SmallVector<Value> registers;
+  for (unsigned r = 0; r < count; ++r) {
+    Value pair = LLVM::UndefOp::create(rewriter, loc, pairType);
+    for (unsigned j = 0; j < 2; ++j)
+      pair = LLVM::InsertElementOp::create(rewriter, loc, pair,
+                                           elements[first + 2 * r + j],
+                                           i32Constant(loc, rewriter, j));
+    registers.push_back(
+        LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), pair));
+  }
+  return registers;
+}
+
+/// Where one operand's registers come from: its converted value in a dot
+/// operand layout, or its staged copy in shared memory.
+struct OperandSource {
+  tilegpu::DotOperandEncodingAttr layout;
+  SmallVector<Value> registerElements; ///< When in registers.
+  std::optional<StagedOperand> staged; ///< When staged.
+
+  /// The elements of K step `k` (8 per M repetition for a, 4 per N
+  /// repetition for b).
+  SmallVector<Value> step(Location loc, RewriterBase &rewriter,
+                          const MmaThread &thread, ArrayRef<int64_t> shape,
+                          int64_t k) const {
+    if (staged)
+      return loadOperandStep(loc, rewriter, *staged, thread, k);
+    SmallVector<int64_t> reps = layout.getRepetitions(shape);
+    bool isA = layout.getOpIdx() == 0;
+    int64_t repK = reps[isA ? 1 : 0], repOther = reps[isA ? 0 : 1];
+    int64_t perRep = isA ? 8 : 4;
+    SmallVector<Value> elements;
+    for (int64_t r = 0; r < repOther; ++r)
+      for (int64_t i = 0; i < perRep; ++i)
+        elements.push_back(registerElements[(r * repK + k) * perRep + i]);
+    return elements;
+  }
+};
+
+struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
+  MmaDotOpConversion(TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, kTilePatternBenefit + 1) {}
+
+  LogicalResult
+  matchAndRewrite(tile::DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto cType = cast<RankedTensorType>(op.getC().getType());
+    auto aType = cast<RankedTensorType>(op.getA().getType());
+    auto bType = cast<RankedTensorType>(op.getB().getType());
+    auto mma = dyn_cast<tilegpu::MmaEncodingAttr>(cType.getEncoding());
+    if (!mma)
+      return failure();
+    Type input = aType.getElementType();
+    if (!(input.isF16() || input.isBF16()) || !cType.getElementType().isF32())
+      return op.emitOpError("has an MMA accumulator but no tensor-core "
+                            "instruction multiplies ")
+             << aType << " by " << bType << " into " << cType;
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    Type element = getTypeConverter()->convertType(input);
+
+    // Operands in registers, or staged here (a first, b after it).
+    Value scratch;
+    SmallVector<OperandSource, 2> sources;
+    int64_t stagedElements = 0;
+    Value values[] = {op.getA(), op.getB()};
+    Value packedValues[] = {adaptor.getA(), adaptor.getB()};
+    for (auto [index, value, packed] :
+         llvm::enumerate(values, packedValues)) {
+      auto type = cast<RankedTensorType>(value.getType());
+      OperandSource source;
+      source.layout =
+          dyn_cast<tilegpu::DotOperandEncodingAttr>(type.getEncoding());
+      if (source.layout) {
+        if (source.layout.getParent() != mma ||
+            source.layout.getOpIdx() != index || source.layout.getKWidth() != 2)
+          return op.emitOpError("operand ")
+                 << index << " has a dot operand layout of another product: "
+                 << type;
+        source.registerElements = unpackElements(loc, packed, rewriter);
+      } else {
+        if (!scratch && !(scratch = getScratchBase(loc, rewriter, op)))
+          return failure();
+        source.layout = tilegpu::DotOperandEncodingAttr::get(
+            context, index, mma, 2);
+        Value base = LLVM::GEPOp::create(
+            rewriter, loc, scratch.getType(), element, scratch,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(stagedElements)});
+        source.staged = stageOperand(loc, rewriter, value, packed, base,
+                                     source.layout, element);
+        stagedElements += type.getNumElements();
+      }
+      sources.push_back(std::move(source));
+    }
+    if (scratch)
+      emitBarrier(loc, rewriter);
+
+    MmaThread thread = emitMmaThread(loc, rewriter, mma);
+    SmallVector<Value> acc = unpackElements(loc, adaptor.getC(), rewriter);
+    SmallVector<int64_t> reps = mma.getRepetitions(cType.getShape());
+    int64_t repK = sources[0].layout.getRepetitions(aType.getShape())[1];
+    std::string text = llvm::formatv(
+        "mma.sync.aligned.m16n8k16.row.col.f32.{0}.{0}.f32 "
+        "{{$0, $1, $2, $3}, {{$4, $5, $6, $7}, {{$8, $9}, "
+        "{{$10, $11, $12, $13};\n",
+        input.isF16() ? "f16" : "bf16");
+    SmallVector<std::string> constraints{"=f", "=f", "=f", "=f", "r", "r",
+                                         "r",  "r",  "r",  "r",  "0", "1",
+                                         "2",  "3"};
+    Type f32 = rewriter.getF32Type();
+    for (int64_t k = 0; k < repK; ++k) {
+      SmallVector<Value> a =
+          sources[0].step(loc, rewriter, thread, aType.getShape(), k);
+      SmallVector<Value> b =
+          sources[1].step(loc, rewriter, thread, bType.getShape(), k);
+      for (int64_t m = 0; m < reps[0]; ++m) {
+        SmallVector<Value> aRegs = packRegisters(loc, rewriter, a, m * 8, 4);
+        for (int64_t n = 0; n < reps[1]; ++n) {
+          SmallVector<Value> operands(aRegs);
+          operands.append(packRegisters(loc, rewriter, b, n * 4, 2));
+          size_t first = (m * reps[1] + n) * 4;
+          operands.append(acc.begin() + first, acc.begin() + first + 4);
+          Operation *asmOp = emitAsm(loc, rewriter, {f32, f32, f32, f32},
+                                     operands, text, constraints,
+                                     /*hasSideEffects=*/false);
+          for (unsigned i = 0; i < 4; ++i)
+            acc[first + i] = LLVM::ExtractValueOp::create(
+                rewriter, loc, asmOp->getResult(0), i);
+        }
+      }
+    }
+    rewriter.replaceOp(op, packElements(loc, acc,
+                                        getTypeConverter()->convertType(
+                                            op.getType()),
+                                        rewriter));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tilec::populateMmaDotOpToLLVMPatterns(
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<MmaDotOpConversion>(converter, patterns.getContext());
+}

@@ -2,11 +2,25 @@
 """tilec vs Triton vs PyTorch on the same GPU, in the same run.
 
 Runs build/bin/tile_bench (tilec's kernels through the C++ runtime), then the
-same algorithms written in Triton (with the block sizes and warps tilec's
-kernels were compiled with, read from tile_bench's `config` lines) and the
-PyTorch equivalents, on the same shapes. Every output is checked against a
+same algorithms written in Triton (with the block sizes, warps and stages
+tilec's kernels were compiled with, read from tile_bench's `config` lines) and
+the PyTorch equivalents, on the same shapes. Every output is checked against a
 reference. Timing: triton.testing.do_bench's median (it flushes the L2 cache
 before each run; tile_bench does the same). Writes bench.md and bench.json.
+
+Memory-bound cases (GB/s): vector add and GELU at each size, softmax, the
+weighted sum. Compute-bound cases (TFLOP/s), each also against Triton's
+autotuned best where that applies:
+  - matmul in fp16 and bf16 (fp32 accumulation, output in the input type) at
+    2048, 4096 and 8192 square: tilec; Triton's tutorial algorithm with
+    tilec's configuration; Triton autotuned over MATMUL_TUNING_CONFIGS (with
+    grouped program order); torch.matmul (cuBLAS, fp32 reductions only).
+  - flash-attention forward, batch 4, 32 heads, sequence 4096, head dim 64
+    and 128, causal and not: tilec's dsl_examples/attention kernels; Triton
+    (tutorial 06's forward algorithm, with tilec's block sizes);
+    torch.nn.functional.scaled_dot_product_attention. 4*B*H*S*S*D FLOPs,
+    half of them when causal.
+About 2 to 3 minutes on an H200, estimated (bench.md records the time).
 Usage:
     python3 bench/bench.py [--out DIR] [sizes of the elementwise cases...]
 """
@@ -16,6 +30,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import torch
 import triton
@@ -108,18 +123,142 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
         accumulator = tl.dot(a, b, accumulator)
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
-    c = accumulator.to(tl.float16)
+    c = accumulator.to(c_ptr.dtype.element_ty)
     c_ptrs = c_ptr + stride_cm * offs_m[:, None] + stride_cn * offs_n[None, :]
     c_mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)
     tl.store(c_ptrs, c, mask=c_mask)
+
+
+@triton.jit
+def matmul_grouped_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak,
+                          stride_bk, stride_bn, stride_cm, stride_cn,
+                          BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                          BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    # The same product on a 1-D grid whose programs sweep C in bands of
+    # GROUP_M tile rows, column by column inside a band, so that programs
+    # running together reuse the same rows of A and columns of B from L2.
+    pid = tl.program_id(axis=0)
+    tiles_m = tl.cdiv(M, BLOCK_M)
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    band_size = GROUP_M * tiles_n
+    first_m = (pid // band_size) * GROUP_M
+    band_rows = tl.minimum(tiles_m - first_m, GROUP_M)
+    tile_m = first_m + (pid % band_size) % band_rows
+    tile_n = (pid % band_size) // band_rows
+    rows = tile_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tile_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    ks = tl.arange(0, BLOCK_K)
+    # Rows and columns past the edge are wrapped (their results are not
+    # stored), which keeps the loads in the loop unmasked along M and N.
+    a_ptrs = a_ptr + (rows % M)[:, None] * stride_am + ks[None, :] * stride_ak
+    b_ptrs = b_ptr + ks[:, None] * stride_bk + (cols % N)[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for step in range(0, tl.cdiv(K, BLOCK_K)):
+        k_left = K - step * BLOCK_K
+        a = tl.load(a_ptrs, mask=ks[None, :] < k_left, other=0.0)
+        b = tl.load(b_ptrs, mask=ks[:, None] < k_left, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c_ptrs = c_ptr + rows[:, None] * stride_cm + cols[None, :] * stride_cn
+    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty),
+             mask=(rows[:, None] < M) & (cols[None, :] < N))
+
+
+# The configurations Triton's autotuner picks from for the grouped kernel:
+# the usual Hopper-sized tiles, 3 or 4 stages. Each one is compiled once per
+# dtype and timed once per size (about 0.2 s each), so the list stays short.
+MATMUL_TUNING_CONFIGS = [
+    triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8},
+                  num_warps=warps, num_stages=stages)
+    for bm, bn, bk, warps, stages in (
+        (128, 256, 64, 8, 3),
+        (256, 128, 64, 8, 3),
+        (128, 256, 32, 8, 4),
+        (128, 128, 64, 8, 4),
+        (128, 128, 64, 4, 4),
+        (64, 256, 64, 4, 4),
+    )
+]
+matmul_tuned = triton.autotune(configs=MATMUL_TUNING_CONFIGS,
+                               key=["M", "N", "K"])(matmul_grouped_kernel)
+
+
+@triton.jit
+def attention_blocks(acc, l_i, m_i, q, k_ptrs, v_ptrs, offs_m, offs_n, lo, hi,
+                     qk_scale, HEAD_DIM: tl.constexpr, BLOCK_N: tl.constexpr,
+                     ON_DIAGONAL: tl.constexpr):
+    # Keys lo..hi in BLOCK_N steps, folded into the running maximum m_i (in
+    # log2 units), row sum l_i and unnormalized output acc. Only blocks that
+    # cross the diagonal (ON_DIAGONAL) need the causal mask.
+    for start_n in range(lo, hi, BLOCK_N):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        k_t = tl.load(k_ptrs + start_n * HEAD_DIM)
+        s = tl.dot(q, k_t) * qk_scale
+        if ON_DIAGONAL:
+            keys = start_n + offs_n
+            s = tl.where(offs_m[:, None] >= keys[None, :], s, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.math.exp2(s - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_ptrs + start_n * HEAD_DIM)
+        acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+        m_i = m_new
+    return acc, l_i, m_i
+
+
+@triton.jit
+def attention_fwd_kernel(q_ptr, k_ptr, v_ptr, out_ptr, n_ctx, qk_scale,
+                         HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+                         BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
+    # Flash-attention forward (Triton tutorial 06's algorithm): program
+    # (start_m, head) owns BLOCK_M query rows of one head of contiguous
+    # [heads, n_ctx, HEAD_DIM] tensors; n_ctx is a multiple of both blocks.
+    # Causal: the blocks left of the diagonal band run unmasked, then the
+    # band up to the last row of the query block runs masked.
+    start_m = tl.program_id(0)
+    head = tl.program_id(1).to(tl.int64) * n_ctx * HEAD_DIM
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD_DIM)
+    q = tl.load(q_ptr + head + offs_m[:, None] * HEAD_DIM + offs_d[None, :])
+    k_ptrs = k_ptr + head + offs_n[None, :] * HEAD_DIM + offs_d[:, None]
+    v_ptrs = v_ptr + head + offs_n[:, None] * HEAD_DIM + offs_d[None, :]
+    m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_M], tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+    if CAUSAL:
+        band = (start_m * BLOCK_M) // BLOCK_N * BLOCK_N
+        acc, l_i, m_i = attention_blocks(acc, l_i, m_i, q, k_ptrs, v_ptrs, offs_m,
+                                         offs_n, 0, band, qk_scale, HEAD_DIM,
+                                         BLOCK_N, False)
+        acc, l_i, m_i = attention_blocks(acc, l_i, m_i, q, k_ptrs, v_ptrs, offs_m,
+                                         offs_n, band, (start_m + 1) * BLOCK_M,
+                                         qk_scale, HEAD_DIM, BLOCK_N, True)
+    else:
+        acc, l_i, m_i = attention_blocks(acc, l_i, m_i, q, k_ptrs, v_ptrs, offs_m,
+                                         offs_n, 0, n_ctx, qk_scale, HEAD_DIM,
+                                         BLOCK_N, False)
+    acc = acc / l_i[:, None]
+    tl.store(out_ptr + head + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+             acc.to(out_ptr.dtype.element_ty))
 
 
 def median_ms(fn):
     return do_bench(fn, warmup=25, rep=200, return_mode="median")
 
 
+def case(kernel, shape, unit, work, impls, **extra):
+    """One benchmark case: work is bytes (GB/s) or FLOPs (TFLOP/s); impls maps
+    an implementation's name to (run, check); extra: dtype, and describe (an
+    implementation's name to a function naming the configuration it ran)."""
+    return dict(kernel=kernel, shape=shape, unit=unit, work=work, impls=impls,
+                **extra)
+
+
 def elementwise_cases(n):
-    """(kernel, shape, bytes, {impl: (run, check)}) of add and GELU at n."""
+    """The vector add and GELU cases at n elements."""
     x = torch.rand(n, device="cuda") * 8 - 4
     y = torch.rand(n, device="cuda") * 8 - 4
     out = torch.empty_like(x)
@@ -141,10 +280,10 @@ def elementwise_cases(n):
         gelu_kernel[grid](x, out, n, BLOCK_SIZE=1024)
         return out
 
-    yield ("add_kernel", str(n), 12 * n, {
+    yield case("add_kernel", str(n), "GB/s", 12 * n, {
         "triton": (add_triton, check_add),
         "torch": (lambda: torch.add(x, y, out=out), check_add)})
-    yield ("gelu_kernel", str(n), 8 * n, {
+    yield case("gelu_kernel", str(n), "GB/s", 8 * n, {
         "triton": (gelu_triton, check_gelu),
         "torch": (lambda: torch.nn.functional.gelu(x, approximate="tanh"), check_gelu)})
 
@@ -165,7 +304,7 @@ def softmax_cases(configs):
                                     num_warps=cfg["num_warps"])
             return out
 
-        yield ("softmax", f"{rows}x{cols}", 2 * rows * cols * 4, {
+        yield case("softmax", f"{rows}x{cols}", "GB/s", 2 * rows * cols * 4, {
             "triton": (run, check),
             "torch": (lambda x=x: torch.softmax(x, dim=1), check)})
 
@@ -192,33 +331,116 @@ def weighted_sum_cases(configs):
             num_warps=cfg["num_warps"])
         return out
 
-    yield ("weighted_sum", f"{rows}x{d}", 4 * (rows * d + d + rows), {
+    yield case("weighted_sum", f"{rows}x{d}", "GB/s", 4 * (rows * d + d + rows), {
         "triton": (run, check), "torch": (lambda: torch.mv(x, w), check)})
 
 
+MATMUL_SIZES = (2048, 4096, 8192)
+
+
+def describe_config(config):
+    """'BLOCK_M=128 ... num_warps=8 num_stages=3' of a triton.Config."""
+    return " ".join([f"{k}={v}" for k, v in config.kwargs.items()] +
+                    [f"num_warps={config.num_warps}", f"num_stages={config.num_stages}"])
+
+
 def matmul_cases(configs):
-    cfg = configs["matmul.ptx"]
-    for size in (2048, 4096, 8192):
-        a = (torch.rand(size, size, device="cuda") * 2 - 1).half()
-        b = (torch.rand(size, size, device="cuda") * 2 - 1).half()
-        c = torch.empty(size, size, device="cuda", dtype=torch.float16)
-        ref = (a.float() @ b.float())
+    """C = A @ B in fp16 ("matmul") and bf16 ("matmul_bf16"), square sizes."""
+    for kernel, dtype in (("matmul", torch.float16), ("matmul_bf16", torch.bfloat16)):
+        cfg = configs[kernel + ".ptx"]
+        for size in MATMUL_SIZES:
+            a = (torch.rand(size, size, device="cuda") * 2 - 1).to(dtype)
+            b = (torch.rand(size, size, device="cuda") * 2 - 1).to(dtype)
+            c = torch.empty(size, size, device="cuda", dtype=dtype)
+            ref = (a.float() @ b.float())
 
-        def check(result, ref=ref, size=size):
-            atol = 1e-2 * (size ** 0.5) / 3
-            torch.testing.assert_close(result.float(), ref, rtol=1e-2, atol=atol)
+            def check(result, ref=ref, size=size):
+                atol = 1e-2 * (size ** 0.5) / 3
+                torch.testing.assert_close(result.float(), ref, rtol=1e-2, atol=atol)
 
-        def run(a=a, b=b, c=c, size=size):
-            grid = (triton.cdiv(size, cfg["BLOCK_M"]), triton.cdiv(size, cfg["BLOCK_N"]))
-            matmul_kernel[grid](a, b, c, size, size, size, a.stride(0), a.stride(1),
-                                b.stride(0), b.stride(1), c.stride(0), c.stride(1),
-                                BLOCK_M=cfg["BLOCK_M"], BLOCK_N=cfg["BLOCK_N"],
-                                BLOCK_K=cfg["BLOCK_K"], num_warps=cfg["num_warps"],
-                                num_stages=cfg.get("num_stages", 3))
-            return c
+            def run_same(a=a, b=b, c=c, size=size, cfg=cfg):
+                grid = (triton.cdiv(size, cfg["BLOCK_M"]), triton.cdiv(size, cfg["BLOCK_N"]))
+                matmul_kernel[grid](a, b, c, size, size, size, a.stride(0), a.stride(1),
+                                    b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                                    BLOCK_M=cfg["BLOCK_M"], BLOCK_N=cfg["BLOCK_N"],
+                                    BLOCK_K=cfg["BLOCK_K"], num_warps=cfg["num_warps"],
+                                    num_stages=cfg.get("num_stages", 3))
+                return c
 
-        yield ("matmul", f"{size}x{size}x{size}", 2 * size ** 3, {
-            "triton": (run, check), "torch": (lambda a=a, b=b: a @ b, check)})
+            def run_tuned(a=a, b=b, c=c, size=size):
+                # The first call autotunes (once per size and dtype).
+                def grid(meta):
+                    return (triton.cdiv(size, meta["BLOCK_M"]) *
+                            triton.cdiv(size, meta["BLOCK_N"]),)
+                matmul_tuned[grid](a, b, c, size, size, size, a.stride(0), a.stride(1),
+                                   b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+                return c
+
+            yield case(kernel, f"{size}x{size}x{size}", "TFLOP/s", 2 * size ** 3, {
+                "triton": (run_same, check), "triton_best": (run_tuned, check),
+                "torch": (lambda a=a, b=b: torch.matmul(a, b), check)},
+                dtype=str(dtype).replace("torch.", ""),
+                describe={"triton_best": lambda: describe_config(matmul_tuned.best_config)})
+
+
+# tilec's attention specializations: (PTX name, head dim, causal).
+ATTENTION_VARIANTS = (("attention", 64, False), ("attention_causal", 64, True),
+                      ("attention_d128", 128, False), ("attention_d128_causal", 128, True))
+LOG2E = 1.4426950408889634
+
+
+def attention_reference(q, k, v, heads, causal, sm_scale):
+    """softmax(Q K^T * sm_scale) V in float64 for the listed (flattened) heads."""
+    seq, head_dim = q.shape[-2:]
+    q, k, v = (x.reshape(-1, seq, head_dim)[heads].double() for x in (q, k, v))
+    scores = (q @ k.transpose(1, 2)) * sm_scale
+    if causal:
+        hidden = torch.ones(seq, seq, dtype=torch.bool, device=q.device).triu(1)
+        scores.masked_fill_(hidden, float("-inf"))
+    return torch.softmax(scores, dim=-1) @ v
+
+
+def attention_cases(configs, batch=4, heads=32, seq=4096):
+    """Flash-attention forward on fp16 [batch, heads, seq, head dim] Q, K, V.
+    Triton is checked against PyTorch's SDPA everywhere, SDPA against a float64
+    reference on two heads (tile_bench checks tilec against its own)."""
+    for kernel, head_dim, causal in ATTENTION_VARIANTS:
+        cfg = configs[kernel + ".ptx"]
+        shape = (batch, heads, seq, head_dim)
+        q, k, v = ((torch.rand(shape, device="cuda") * 2 - 1).half() for _ in range(3))
+        out = torch.empty_like(q)
+        sm_scale = head_dim ** -0.5
+
+        def run_torch(q=q, k=k, v=v, causal=causal, sm_scale=sm_scale):
+            return torch.nn.functional.scaled_dot_product_attention(
+                q, k, v, is_causal=causal, scale=sm_scale)
+
+        expected = run_torch()
+        picked = [0, batch * heads - 1]
+        ref = attention_reference(q, k, v, picked, causal, sm_scale)
+
+        def check_torch(result, ref=ref, picked=picked):
+            got = result.reshape(-1, seq, head_dim)[picked].double()
+            torch.testing.assert_close(got, ref, atol=4e-3, rtol=1e-2)
+
+        def check_triton(result, expected=expected):
+            torch.testing.assert_close(result, expected, atol=4e-3, rtol=1e-2)
+
+        def run_triton(q=q, k=k, v=v, out=out, cfg=cfg, head_dim=head_dim,
+                       causal=causal, sm_scale=sm_scale):
+            block_m, block_n = cfg["BLOCK_M"], cfg["BLOCK_N"]
+            if seq % block_m or seq % block_n:
+                raise ValueError(f"BLOCK_M={block_m}, BLOCK_N={block_n} do not tile {seq}")
+            attention_fwd_kernel[(seq // block_m, batch * heads)](
+                q, k, v, out, seq, sm_scale * LOG2E, HEAD_DIM=head_dim,
+                BLOCK_M=block_m, BLOCK_N=block_n, CAUSAL=causal,
+                num_warps=cfg["num_warps"], num_stages=cfg.get("num_stages", 3))
+            return out
+
+        flops = 4 * batch * heads * seq * seq * head_dim // (2 if causal else 1)
+        yield case(kernel, "x".join(map(str, shape)), "TFLOP/s", flops, {
+            "triton": (run_triton, check_triton), "torch": (run_torch, check_torch)},
+            dtype="float16")
 
 
 def parse_tile_bench(stdout):
@@ -254,10 +476,19 @@ DEFAULT_CONFIGS = {
     "weighted_sum.ptx": {"num_warps": 4, "ROWS_TILE_SIZE": 16, "D_TILE_SIZE": 256},
     "matmul.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128, "BLOCK_N": 128,
                    "BLOCK_K": 32},
+    "matmul_bf16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128, "BLOCK_N": 128,
+                        "BLOCK_K": 32},
+    "attention.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 64, "BLOCK_N": 64},
+    "attention_causal.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 64,
+                             "BLOCK_N": 64},
+    "attention_d128.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 64,
+                           "BLOCK_N": 64},
+    "attention_d128_causal.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 64,
+                                  "BLOCK_N": 32},
 }
 
 
-def measure(run, check, nbytes_or_flops, flops):
+def measure(run, check, work, unit):
     """(rate, status) of one implementation: checked once, then timed."""
     try:
         check(run())
@@ -265,58 +496,19 @@ def measure(run, check, nbytes_or_flops, flops):
     except Exception as e:  # A wrong result is reported, not timed.
         return None, f"FAILED: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
     ms = median_ms(run)
-    return (nbytes_or_flops / ms / 1e9 if flops else nbytes_or_flops / ms / 1e6), "ok"
+    return (work / ms / 1e9 if unit == "TFLOP/s" else work / ms / 1e6), "ok"
 
 
 def fmt(value, digits=0):
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--out", default=os.environ.get("OUT", "."))
-    parser.add_argument("--tile-bench", default="build/bin/tile_bench")
-    parser.add_argument("sizes", nargs="*", type=int,
-                        default=[1 << 20, 1 << 24, 1 << 28])
-    args = parser.parse_args()
-
-    tile = subprocess.run([args.tile_bench] + [str(s) for s in args.sizes],
-                          capture_output=True, text=True)
-    sys.stdout.write(tile.stdout)
-    sys.stderr.write(tile.stderr)
-    ours, configs, launch_us = parse_tile_bench(tile.stdout)
-    if not ours:
-        sys.exit(f"tile_bench failed with exit code {tile.returncode}")
-    for name, cfg in DEFAULT_CONFIGS.items():
-        configs.setdefault(name, cfg)
-
-    device = torch.cuda.get_device_name()
-    generators = [elementwise_cases(n) for n in args.sizes] + [
-        softmax_cases(configs), weighted_sum_cases(configs), matmul_cases(configs)]
-    rows, failed = [], tile.returncode != 0
-    for generator in generators:
-        for kernel, shape, work, impls in generator:
-            flops = kernel == "matmul"
-            mine = ours.get((kernel, shape), {"error": "not run by tile_bench"})
-            row = {"kernel": kernel, "shape": shape,
-                   "unit": "TFLOP/s" if flops else "GB/s",
-                   "tilec": mine.get("rate"),
-                   "tilec_status": mine.get("check", mine.get("error"))}
-            for impl, (run, check) in impls.items():
-                row[impl], row[impl + "_status"] = measure(run, check, work, flops)
-                failed |= row[impl + "_status"] != "ok"
-            failed |= row["tilec_status"] != "ok"
-            for impl in ("triton", "torch"):
-                row[f"tilec_over_{impl}"] = (
-                    row["tilec"] / row[impl]
-                    if row["tilec"] and row[impl] and row["tilec_status"] == "ok" else None)
-            rows.append(row)
-            print(json.dumps(row), flush=True)
-            torch.cuda.empty_cache()
-
+def report_lines(rows, device, launch_us, configs, elapsed_s):
+    """bench.md: the memory-bound table, then the compute-bound one."""
     lines = [
         f"# tilec vs Triton {triton.__version__} vs PyTorch {torch.__version__}",
-        f"device: {device}; date: {datetime.date.today().isoformat()}",
+        f"device: {device}; date: {datetime.date.today().isoformat()}; "
+        f"bench.py ran {elapsed_s:.0f} s",
         "",
         "Medians of event-timed runs, each after an L2 flush (do_bench's method for "
         "Triton and PyTorch, the same in tile_bench). Every output checked first.",
@@ -326,20 +518,106 @@ def main():
         "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for r in rows:
-        digits = 1 if r["unit"] == "TFLOP/s" else 0
+        if r["unit"] != "GB/s":
+            continue
         lines.append(
-            f"| {r['kernel']} | {r['shape']} | {r['unit']} | {fmt(r['tilec'], digits)} | "
-            f"{fmt(r['triton'], digits)} | {fmt(r['torch'], digits)} | "
+            f"| {r['kernel']} | {r['shape']} | {r['unit']} | {fmt(r['tilec'])} | "
+            f"{fmt(r['triton'])} | {fmt(r['torch'])} | "
             f"{fmt(r['tilec_over_triton'], 3)} | {fmt(r['tilec_over_torch'], 3)} | "
             f"{r['tilec_status']}, {r['triton_status']}, {r['torch_status']} |")
+    lines += [
+        "",
+        "TFLOP/s. Triton: the same algorithm with tilec's block sizes, num_warps and "
+        "num_stages; Triton best: the grouped-order matmul autotuned over "
+        f"{len(MATMUL_TUNING_CONFIGS)} configurations (the one picked in the last "
+        "column). PyTorch: torch.matmul (cuBLAS, reduced-precision reductions off) and "
+        "scaled_dot_product_attention. Matmul shapes are MxNxK; attention shapes "
+        "BxHxSxD (4*B*H*S*S*D FLOPs, half when causal).",
+        "",
+        "| kernel | shape | dtype | tilec | Triton | Triton best | PyTorch | "
+        "tilec/Triton | tilec/Triton best | tilec/PyTorch | "
+        "checks (tilec, Triton, Triton best, PyTorch) | Triton best config |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |",
+    ]
+    for r in rows:
+        if r["unit"] != "TFLOP/s":
+            continue
+        lines.append(
+            f"| {r['kernel']} | {r['shape']} | {r.get('dtype', '-')} | "
+            f"{fmt(r['tilec'], 1)} | {fmt(r['triton'], 1)} | "
+            f"{fmt(r.get('triton_best'), 1)} | {fmt(r['torch'], 1)} | "
+            f"{fmt(r['tilec_over_triton'], 3)} | "
+            f"{fmt(r.get('tilec_over_triton_best'), 3)} | "
+            f"{fmt(r['tilec_over_torch'], 3)} | {r['tilec_status']}, "
+            f"{r['triton_status']}, {r.get('triton_best_status', '-')}, "
+            f"{r['torch_status']} | {r.get('triton_best_config') or '-'} |")
     lines.append("")
     lines.append("tilec host cost of one launch call (us): " +
                  ", ".join(f"{k} {v:.2f}" for k, v in launch_us.items()))
     lines.append("")
-    lines.append("tilec kernel configurations (Triton ran with the same): " +
+    lines.append("tilec kernel configurations (the Triton column ran with the same, "
+                 "Triton best with its own): " +
                  "; ".join(f"{k} " + " ".join(f"{a}={b}" for a, b in v.items())
                            for k, v in sorted(configs.items())))
-    report = "\n".join(lines)
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default=os.environ.get("OUT", "."))
+    parser.add_argument("--tile-bench", default="build/bin/tile_bench")
+    parser.add_argument("sizes", nargs="*", type=int,
+                        default=[1 << 20, 1 << 24, 1 << 28])
+    args = parser.parse_args()
+    start = time.monotonic()
+
+    tile = subprocess.run([args.tile_bench] + [str(s) for s in args.sizes],
+                          capture_output=True, text=True)
+    sys.stdout.write(tile.stdout)
+    sys.stderr.write(tile.stderr)
+    print(f"tile_bench ran {time.monotonic() - start:.0f} s", flush=True)
+    ours, configs, launch_us = parse_tile_bench(tile.stdout)
+    if not ours:
+        sys.exit(f"tile_bench failed with exit code {tile.returncode}")
+    for name, cfg in DEFAULT_CONFIGS.items():
+        configs.setdefault(name, dict(cfg, num_stages=cfg.get("num_stages", 3)))
+    # cuBLAS accumulates fp16 and bf16 products in fp32 either way; this also
+    # keeps its split-K reductions in fp32, as tilec's and Triton's kernels.
+    torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+    torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
+
+    device = torch.cuda.get_device_name()
+    generators = [elementwise_cases(n) for n in args.sizes] + [
+        softmax_cases(configs), weighted_sum_cases(configs), matmul_cases(configs),
+        attention_cases(configs)]
+    rows, failed = [], tile.returncode != 0
+    for generator in generators:
+        for c in generator:
+            mine = ours.get((c["kernel"], c["shape"]), {"error": "not run by tile_bench"})
+            row = {"kernel": c["kernel"], "shape": c["shape"], "unit": c["unit"]}
+            if "dtype" in c:
+                row["dtype"] = c["dtype"]
+            row["tilec"] = mine.get("rate")
+            row["tilec_status"] = mine.get("check", mine.get("error"))
+            failed |= row["tilec_status"] != "ok"
+            for impl, (run, check) in c["impls"].items():
+                impl_start = time.monotonic()
+                row[impl], row[impl + "_status"] = measure(run, check, c["work"], c["unit"])
+                row[impl + "_s"] = round(time.monotonic() - impl_start, 1)
+                failed |= row[impl + "_status"] != "ok"
+                describe = c.get("describe", {}).get(impl)
+                if describe and row[impl + "_status"] == "ok":
+                    row[impl + "_config"] = describe()
+            for impl in c["impls"]:
+                row[f"tilec_over_{impl}"] = (
+                    row["tilec"] / row[impl]
+                    if row["tilec"] and row[impl] and row["tilec_status"] == "ok" else None)
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+            torch.cuda.empty_cache()
+
+    elapsed_s = time.monotonic() - start
+    report = "\n".join(report_lines(rows, device, launch_us, configs, elapsed_s))
     print(report)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "bench.md"), "w") as f:
@@ -347,6 +625,7 @@ def main():
     with open(os.path.join(args.out, "bench.json"), "w") as f:
         json.dump({"device": device, "date": datetime.date.today().isoformat(),
                    "triton": triton.__version__, "torch": torch.__version__,
+                   "elapsed_s": round(elapsed_s, 1),
                    "rows": rows, "launch_us": launch_us, "configs": configs},
                   f, indent=2)
     sys.exit(1 if failed else 0)

@@ -3,16 +3,22 @@
 // Usage: tile_bench [n...]   (sizes of the elementwise cases; default 2^20,
 //                             2^24, 2^28)
 // Times, through the C++ runtime, vector_add and gelu at each n, softmax at
-// 8192x1024 and 4096x16384, weighted_sum at 65536x4096 and matmul (fp16) at
-// 2048, 4096 and 8192 square. Each case: random inputs, one checked run
-// (every output against a CPU reference in double; matmul on sampled
-// entries), a warm-up, then launches timed one by one with CUDA events after
-// flushing the L2 cache (as triton.testing.do_bench does), median reported.
+// 8192x1024 and 4096x16384, weighted_sum at 65536x4096, matmul in fp16
+// (matmul.ptx) and bf16 (matmul_bf16.ptx) at 2048, 4096 and 8192 square, and
+// flash-attention forward (attention.ptx, attention_causal.ptx,
+// attention_d128.ptx, attention_d128_causal.ptx) at batch 4, 32 heads,
+// sequence 4096. Each case: random inputs, one checked run (every output
+// against a CPU reference in double; matmul on sampled entries and attention
+// on sampled rows, with every entry checked to be written), a warm-up, then
+// launches timed one by one with CUDA events after flushing the L2 cache (as
+// triton.testing.do_bench does), median reported.
 // Prints, one line each:
-//   config <kernel> num_warps=W num_stages=S NAME=VALUE...
-//   case <kernel> <shape> <median_ms> <rate> <GB/s|TFLOP/s> ok|FAILED <max rel
-//   err> case <kernel> <shape> error <message> launch_us <kernel> <host
-//   microseconds per launch call>
+//   config <ptx file> num_warps=W [num_stages=S] NAME=VALUE...
+//       (integer constexprs; bools as 0 or 1)
+//   case <kernel> <shape> <median_ms> <rate> <GB/s|TFLOP/s> ok|FAILED
+//       <max rel err>
+//   case <kernel> <shape> error <message>
+//   launch_us <kernel> <host microseconds per launch call>
 // Exits 1 when any case failed its check or could not run.
 //
 //===----------------------------------------------------------------------===//
@@ -22,11 +28,17 @@
 #include "tile/Runtime.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
+#include <thread>
+#include <tuple>
+#include <type_traits>
 
 namespace {
 
@@ -67,18 +79,63 @@ double timeMedianMs(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
   return Times[Times.size() / 2];
 }
 
+/// num_stages of kernel Name in the metadata JSON beside Ptx (the runtime's
+/// KernelInfo does not keep it: tilec does no software pipelining yet), or -1
+/// when the file does not say.
+int numStages(const std::string &Ptx, const std::string &Name) {
+  std::ifstream In(tile::metadataPathFor(Ptx));
+  std::string Json{std::istreambuf_iterator<char>(In),
+                   std::istreambuf_iterator<char>()};
+  std::size_t At = Json.find("\"name\": \"" + Name + "\"");
+  if (At != std::string::npos)
+    At = Json.find("\"num_stages\":", At);
+  if (At == std::string::npos)
+    return -1;
+  return std::atoi(Json.c_str() + At + std::string("\"num_stages\":").size());
+}
+
 /// Loads Name from the example PTX File and prints its configuration.
 tile::Kernel loadKernel(const tile::Context &Ctx, const std::string &File,
                         const std::string &Name) {
-  tile::Kernel K =
-      tile::Module::loadFile(Ctx, examples::findExamplePtx(File)).kernel(Name);
+  std::string Ptx = examples::findExamplePtx(File);
+  tile::Kernel K = tile::Module::loadFile(Ctx, Ptx).kernel(Name);
   const tile::KernelInfo &Info = K.info();
   std::printf("config %s num_warps=%u", File.c_str(), Info.NumWarps);
-  for (const auto &[Key, Value] : Info.Constexprs)
+  if (int Stages = numStages(Ptx, Name); Stages > 0)
+    std::printf(" num_stages=%d", Stages);
+  for (const auto &[Key, Value] : Info.Constexprs) {
     if (const auto *Int = std::get_if<std::int64_t>(&Value))
       std::printf(" %s=%lld", Key.c_str(), static_cast<long long>(*Int));
+    else if (const auto *Bool = std::get_if<bool>(&Value))
+      std::printf(" %s=%d", Key.c_str(), *Bool ? 1 : 0);
+  }
   std::printf("\n");
   return K;
+}
+
+/// Count random values uniform in [-1, 1) (drawn in fp32, then rounded to
+/// T: tile::Half or tile::BFloat16), reproducible from Seed.
+template <class T>
+std::vector<T> randomValues(std::size_t Count, std::uint64_t Seed) {
+  std::vector<float> F = examples::randomFloats(Count, -1, 1, Seed);
+  std::vector<T> V(Count);
+  examples::parallelFor(Count, [&](std::size_t I0, std::size_t I1) {
+    for (std::size_t I = I0; I < I1; ++I)
+      V[I] = T::fromFloat(F[I]);
+  });
+  return V;
+}
+
+/// How many of Values are NaN: elements the kernel left poisoned.
+template <class T> std::size_t countNaNs(const std::vector<T> &Values) {
+  std::atomic<std::size_t> Total{0};
+  examples::parallelFor(Values.size(), [&](std::size_t I0, std::size_t I1) {
+    std::size_t Count = 0;
+    for (std::size_t I = I0; I < I1; ++I)
+      Count += std::isnan(Values[I].toFloat());
+    Total += Count;
+  });
+  return Total;
 }
 
 /// Host cost of one launch call (argument checking and the driver's
@@ -190,24 +247,22 @@ Outcome weightedSum(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
   return O;
 }
 
+/// C = A @ B, all Size x Size, in T (tile::Half: matmul.ptx's matmul_kernel;
+/// tile::BFloat16: matmul_bf16.ptx's matmul_kernel_bf16).
+template <class T>
 Outcome matmul(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
                std::size_t Size) {
-  tile::Kernel K = loadKernel(Ctx, "matmul.ptx", "matmul_kernel");
+  constexpr bool IsBf16 = std::is_same_v<T, tile::BFloat16>;
+  tile::Kernel K =
+      IsBf16 ? loadKernel(Ctx, "matmul_bf16.ptx", "matmul_kernel_bf16")
+             : loadKernel(Ctx, "matmul.ptx", "matmul_kernel");
   std::size_t M = Size, N = Size, Kd = Size;
-  std::vector<float> FA = examples::randomFloats(M * Kd, -1, 1, 12);
-  std::vector<float> FB = examples::randomFloats(Kd * N, -1, 1, 13);
-  std::vector<tile::Half> A(FA.size()), B(FB.size());
-  examples::parallelFor(A.size(), [&](std::size_t I0, std::size_t I1) {
-    for (std::size_t I = I0; I < I1; ++I) {
-      A[I] = tile::Half::fromFloat(FA[I]);
-      B[I] = tile::Half::fromFloat(FB[I]);
-    }
-  });
-  tile::DeviceBuffer<tile::Half> DA(Ctx, A.size()), DB(Ctx, B.size()),
-      DC(Ctx, M * N);
+  std::vector<T> A = randomValues<T>(M * Kd, 12);
+  std::vector<T> B = randomValues<T>(Kd * N, 13);
+  tile::DeviceBuffer<T> DA(Ctx, A.size()), DB(Ctx, B.size()), DC(Ctx, M * N);
   DA.copyFromHost(A);
   DB.copyFromHost(B);
-  DC.fillBytes(0xFF);
+  DC.fillBytes(0xFF); // NaN in fp16 and bf16: unwritten entries show up.
   tile::Grid G{static_cast<unsigned>(tile::cdiv<std::int64_t>(
                    M, K.info().constexprInt("BLOCK_M"))),
                static_cast<unsigned>(tile::cdiv<std::int64_t>(
@@ -219,13 +274,11 @@ Outcome matmul(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
   Launch();
   Ctx.synchronize();
   // Every entry written (no NaN left), and 4096 sampled entries against a
-  // double reference over the same fp16 inputs.
-  std::vector<tile::Half> C = DC.toHost();
+  // double reference over the same rounded inputs.
+  std::vector<T> C = DC.toHost();
   std::vector<float> Sampled;
   std::vector<double> Ref;
-  std::size_t Unwritten = 0;
-  for (const tile::Half &V : C)
-    Unwritten += std::isnan(V.toFloat());
+  std::size_t Unwritten = countNaNs(C);
   std::mt19937_64 Gen(14);
   for (int S = 0; S < 4096; ++S) {
     std::size_t I = Gen() % M, J = Gen() % N;
@@ -236,9 +289,104 @@ Outcome matmul(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
     Sampled.push_back(C[I * N + J].toFloat());
   }
   Outcome O;
+  // The sum of Kd products of values in [-1, 1) has a standard deviation of
+  // sqrt(Kd) / 3; rtol covers the rounding of C to fp16 (2^-11) or bf16
+  // (2^-8).
   double Atol = 1e-2 * std::sqrt(double(Kd)) / 3;
   O.Check = examples::compare(
       Sampled, [&](std::size_t I) { return Ref[I]; }, Atol, 1e-2);
+  O.Check.Failures += Unwritten;
+  O.Check.NaNs += Unwritten;
+  O.Ms = timeMedianMs(Ctx, Flush, Launch);
+  return O;
+}
+
+/// Flash-attention forward on [Batch * Heads, Seq, D] fp16 Q, K, V with the
+/// kernel of File, whose HEAD_DIM and CAUSAL must be D and Causal: every
+/// output entry checked to be written and 256 sampled rows against
+/// softmax(Q K^T / sqrt(D)) V in double.
+Outcome attention(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
+                  const std::string &File, std::size_t Batch, std::size_t Heads,
+                  std::size_t Seq, std::size_t D, bool Causal) {
+  tile::Kernel K = loadKernel(Ctx, File, "attention_fwd");
+  const tile::ConstexprValue *CausalValue = K.info().findConstexpr("CAUSAL");
+  bool KernelCausal = CausalValue && std::get_if<bool>(CausalValue) &&
+                      *std::get_if<bool>(CausalValue);
+  if (K.info().constexprInt("HEAD_DIM") != static_cast<std::int64_t>(D) ||
+      KernelCausal != Causal)
+    throw tile::Error(File + " is not the " +
+                      (Causal ? "causal" : "non-causal") +
+                      " kernel for head dim " + std::to_string(D));
+  std::size_t BH = Batch * Heads, Count = BH * Seq * D;
+  std::vector<tile::Half> Q = randomValues<tile::Half>(Count, 15);
+  std::vector<tile::Half> Kx = randomValues<tile::Half>(Count, 16);
+  std::vector<tile::Half> V = randomValues<tile::Half>(Count, 17);
+  tile::DeviceBuffer<tile::Half> DQ(Ctx, Count), DK(Ctx, Count), DV(Ctx, Count),
+      DOut(Ctx, Count);
+  DQ.copyFromHost(Q);
+  DK.copyFromHost(Kx);
+  DV.copyFromHost(V);
+  DOut.fillBytes(0xFF); // fp16 NaN everywhere: unwritten entries show up.
+  float Scale = 1.0f / std::sqrt(float(D));
+  tile::Grid G{static_cast<unsigned>(tile::cdiv<std::int64_t>(
+                   Seq, K.info().constexprInt("BLOCK_M"))),
+               static_cast<unsigned>(BH)};
+  auto Launch = [&] {
+    K.launch(G, tile::Stream(), DQ, DK, DV, DOut, I32(Seq), Scale);
+  };
+  Launch();
+  Ctx.synchronize();
+  std::vector<tile::Half> Out = DOut.toHost();
+  std::size_t Unwritten = countNaNs(Out);
+  constexpr std::size_t Rows = 256;
+  std::vector<float> Sampled(Rows * D);
+  std::vector<double> Ref(Rows * D);
+  std::mt19937_64 Gen(18);
+  std::vector<std::size_t> Picked(Rows);
+  for (std::size_t &R : Picked)
+    R = Gen() % (BH * Seq);
+  // Sampled rows round-robin over the cores (parallelFor does not split
+  // ranges this short).
+  auto Reference = [&](std::size_t First, std::size_t Step) {
+    std::vector<double> Scores(Seq), Acc(D);
+    for (std::size_t S = First; S < Rows; S += Step) {
+      std::size_t Row = Picked[S], I = Row % Seq;
+      std::size_t Base = (Row / Seq) * Seq * D;
+      std::size_t Keys = Causal ? I + 1 : Seq;
+      double Max = -INFINITY, Sum = 0;
+      for (std::size_t J = 0; J < Keys; ++J) {
+        double Dot = 0;
+        for (std::size_t C = 0; C < D; ++C)
+          Dot +=
+              double(Q[Row * D + C].toFloat()) * Kx[Base + J * D + C].toFloat();
+        Scores[J] = Dot * Scale;
+        Max = std::max(Max, Scores[J]);
+      }
+      std::fill(Acc.begin(), Acc.end(), 0.0);
+      for (std::size_t J = 0; J < Keys; ++J) {
+        double P = std::exp(Scores[J] - Max);
+        Sum += P;
+        for (std::size_t C = 0; C < D; ++C)
+          Acc[C] += P * V[Base + J * D + C].toFloat();
+      }
+      for (std::size_t C = 0; C < D; ++C) {
+        Ref[S * D + C] = Acc[C] / Sum;
+        Sampled[S * D + C] = Out[Row * D + C].toFloat();
+      }
+    }
+  };
+  std::size_t Threads = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> Pool;
+  for (std::size_t T = 1; T < Threads; ++T)
+    Pool.emplace_back(Reference, T, Threads);
+  Reference(0, Threads);
+  for (std::thread &T : Pool)
+    T.join();
+  Outcome O;
+  // As the attention example: P is rounded to fp16 before P V and the output
+  // to fp16, a few fp16 ulps of 1.
+  O.Check = examples::compare(
+      Sampled, [&](std::size_t I) { return Ref[I]; }, 4e-3, 1e-2);
   O.Check.Failures += Unwritten;
   O.Check.NaNs += Unwritten;
   O.Ms = timeMedianMs(Ctx, Flush, Launch);
@@ -301,12 +449,35 @@ int main(int Argc, char **Argv) {
     const std::size_t Rows = 65536, D = 4096;
     AllOk &= runCase("weighted_sum", "65536x4096", 4.0 * (Rows * D + D + Rows),
                      false, [&] { return weightedSum(Ctx, Flush, Rows, D); });
-    for (std::size_t Size : {2048, 4096, 8192})
-      AllOk &= runCase("matmul",
-                       std::to_string(Size) + "x" + std::to_string(Size) + "x" +
-                           std::to_string(Size),
-                       2.0 * Size * Size * Size, true,
-                       [&] { return matmul(Ctx, Flush, Size); });
+    for (bool Bf16 : {false, true})
+      for (std::size_t Size : {2048, 4096, 8192})
+        AllOk &= runCase(Bf16 ? "matmul_bf16" : "matmul",
+                         std::to_string(Size) + "x" + std::to_string(Size) +
+                             "x" + std::to_string(Size),
+                         2.0 * Size * Size * Size, true, [&] {
+                           return Bf16
+                                      ? matmul<tile::BFloat16>(Ctx, Flush, Size)
+                                      : matmul<tile::Half>(Ctx, Flush, Size);
+                         });
+    // Flash attention: 4 * B * H * S^2 * D FLOPs (Q K^T and P V), half of
+    // them when causal. timeMedianMs launches a slow kernel 21 times (one
+    // first launch, 10 warm-ups, 10 timed): with tl.dot on FMA units these
+    // took up to ~0.1 s each, so the four cases stay within ~10 s of GPU time.
+    const std::size_t Batch = 4, Heads = 32, Seq = 4096;
+    for (auto [Name, HeadDim, Causal] :
+         {std::tuple<const char *, std::size_t, bool>{"attention", 64, false},
+          {"attention_causal", 64, true},
+          {"attention_d128", 128, false},
+          {"attention_d128_causal", 128, true}})
+      AllOk &= runCase(
+          Name,
+          std::to_string(Batch) + "x" + std::to_string(Heads) + "x" +
+              std::to_string(Seq) + "x" + std::to_string(HeadDim),
+          4.0 * Batch * Heads * Seq * Seq * HeadDim * (Causal ? 0.5 : 1.0),
+          true, [&, Name = Name, HeadDim = HeadDim, Causal = Causal] {
+            return attention(Ctx, Flush, std::string(Name) + ".ptx", Batch,
+                             Heads, Seq, HeadDim, Causal);
+          });
   } catch (const std::exception &E) {
     std::fprintf(stderr, "tile_bench: %s\n", E.what());
     return 1;

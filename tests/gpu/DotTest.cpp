@@ -1,14 +1,27 @@
-//===- DotTest.cpp - tl.dot on fp16, bf16 and fp32 inputs -----------------===//
+//===- DotTest.cpp - tl.dot: types, results, K loops, transposes, chains --===//
 //
-// kernels/dot.tile: out = a @ b (+ c) with fp32 results, on M, N, K that are
-// not multiples of the tiles (masked loads pad with zeros), against a double
-// reference over the same rounded inputs. Tolerance: 1e-2 relative, with a
-// floor of 1e-3 of the sum of the products' magnitudes for entries near 0
-// (fp32 inputs may run as tf32 on the tensor cores, as in Triton).
+// Every test compares with a double reference over the same rounded inputs:
+// - kernels/dot.tile: out = a @ b (+ c) in one block (K <= BK) on M, N, K
+//   that are not multiples of the tiles (masked loads pad with zeros): fp16,
+//   bf16 and fp32 inputs with fp32 results (DotTest), and fp16/bf16 results
+//   through out_dtype or an accumulator of the input type (DotOutDTypeTest);
+// - kernels/dot_loops.tile: k_matmul_* accumulates over a K loop (MatmulTest)
+//   in five block shapes and warp counts, with a and b stored transposed and
+//   read through swapped strides or loaded the other way round and passed
+//   through tl.trans, from zeros or from c, and fp32 in the default, "ieee"
+//   and "tf32" precisions; k_attention_block chains two dots through a row
+//   softmax (AttentionBlockTest).
+// Tolerances: fp16 and bf16 products are exact in fp32, and "ieee" ones
+// round like fp32, so only fp32 sums round: 1e-5 relative with a floor of
+// 3e-5 of the sum of the terms' magnitudes. fp32 inputs in the default
+// precision may run as tf32 on the tensor cores (as in Triton), and fp16 or
+// bf16 results round: 1e-2 relative with a floor of 1e-3 of that sum.
 //
 //===----------------------------------------------------------------------===//
 #include "GpuTest.h"
 
+#include <algorithm>
+#include <cmath>
 #include <tuple>
 
 namespace {
@@ -35,6 +48,82 @@ template <class H> double value(H V) {
     return V.toFloat();
 }
 
+template <class H> std::vector<double> values(const std::vector<H> &V) {
+  std::vector<double> Out(V.size());
+  for (std::size_t I = 0; I < V.size(); ++I)
+    Out[I] = value(V[I]);
+  return Out;
+}
+
+/// Where an operand keeps its element (R, C): at R * Row + C * Col.
+struct Strides {
+  std::size_t Row, Col;
+};
+
+/// The strides of a [Rows, Cols] operand stored row-major, or transposed
+/// (stored as [Cols, Rows]).
+Strides strides(std::size_t Rows, std::size_t Cols, bool Transposed) {
+  return Transposed ? Strides{1, Rows} : Strides{Cols, 1};
+}
+
+/// a [M, K] @ b [K, N] (+ c, when not empty) in double, and for each
+/// element the sum of its terms' magnitudes (c's and the products').
+struct Reference {
+  std::vector<double> Out, Scale;
+};
+
+template <class H>
+Reference matmulReference(const std::vector<H> &A, Strides SA,
+                          const std::vector<H> &B, Strides SB,
+                          const std::vector<double> &C, std::size_t M,
+                          std::size_t N, std::size_t K) {
+  Reference R{std::vector<double>(M * N), std::vector<double>(M * N)};
+  for (std::size_t I = 0; I < M; ++I)
+    for (std::size_t J = 0; J < N; ++J) {
+      double Sum = C.empty() ? 0 : C[I * N + J], Abs = std::fabs(Sum);
+      for (std::size_t L = 0; L < K; ++L) {
+        double P = value(A[I * SA.Row + L * SA.Col]) *
+                   value(B[L * SB.Row + J * SB.Col]);
+        Sum += P;
+        Abs += std::fabs(P);
+      }
+      R.Out[I * N + J] = Sum;
+      R.Scale[I * N + J] = Abs;
+    }
+  return R;
+}
+
+/// |out - ref| <= Rel * |ref| + OfScale * (the sum of the terms' magnitudes).
+struct Tolerance {
+  double Rel, OfScale;
+};
+/// fp32 sums of exact products (fp16, bf16) or of fp32 ones ("ieee").
+constexpr Tolerance Fp32Sums{1e-5, 3e-5};
+/// tf32 products, or results rounded to fp16 or bf16.
+constexpr Tolerance Rounded{1e-2, 1e-3};
+
+void expectMatches(const std::vector<float> &Out, const Reference &Ref,
+                   Tolerance Tol, const std::string &What) {
+  gputest::expectClose(
+      Out, [&](std::size_t I) { return Ref.Out[I]; },
+      [&](std::size_t I, double R) {
+        return Tol.Rel * std::fabs(R) + Tol.OfScale * Ref.Scale[I];
+      },
+      What);
+}
+
+/// The [BM, BN] programs of K (constexprs BM and BN) that cover [M, N].
+tile::Grid tilesOf(const tile::Kernel &K, std::size_t M, std::size_t N) {
+  return tile::Grid{gputest::blocks(M, K.info().constexprInt("BM")),
+                    gputest::blocks(N, K.info().constexprInt("BN"))};
+}
+
+std::int32_t i32(std::size_t V) { return static_cast<std::int32_t>(V); }
+
+//===----------------------------------------------------------------------===//
+// One block: fp32 results (dot.tile, k_dot_<type>)
+//===----------------------------------------------------------------------===//
+
 using DotTest =
     gputest::GpuTest<::testing::TestWithParam<std::tuple<const char *, bool>>>;
 
@@ -51,32 +140,16 @@ void runDot(DotTest &T, tile::Kernel K, bool Acc, const std::string &What) {
   DB.copyFromHost(B);
   DC.copyFromHost(C);
   DOut.fillBytes(0xFF);
-  K.launch(tile::Grid{gputest::blocks(M, K.info().constexprInt("BM")),
-                      gputest::blocks(N, K.info().constexprInt("BN"))},
-           tile::Stream(), DA, DB, DC, DOut, static_cast<std::int32_t>(M),
-           static_cast<std::int32_t>(N), static_cast<std::int32_t>(Kd));
+  K.launch(tilesOf(K, M, N), tile::Stream(), DA, DB, DC, DOut, i32(M), i32(N),
+           i32(Kd));
   Ctx.synchronize();
-  std::vector<double> Ref(M * N), Scale(M * N);
-  for (std::size_t I = 0; I < M; ++I)
-    for (std::size_t J = 0; J < N; ++J) {
-      double Sum = Acc ? C[I * N + J] : 0, Abs = std::fabs(Sum);
-      for (std::size_t L = 0; L < Kd; ++L) {
-        double P = value(A[I * Kd + L]) * value(B[L * N + J]);
-        Sum += P;
-        Abs += std::fabs(P);
-      }
-      Ref[I * N + J] = Sum;
-      Scale[I * N + J] = Abs;
-    }
+  Reference Ref =
+      matmulReference(A, strides(M, Kd, false), B, strides(Kd, N, false),
+                      Acc ? values(C) : std::vector<double>(), M, N, Kd);
   std::vector<float> Out = DOut.toHost();
   gputest::expectPoisoned(Out, M * N, What);
   Out.resize(M * N);
-  gputest::expectClose(
-      Out, [&](std::size_t I) { return Ref[I]; },
-      [&](std::size_t I, double R) {
-        return 1e-2 * std::fabs(R) + 1e-3 * Scale[I];
-      },
-      What);
+  expectMatches(Out, Ref, Rounded, What);
 }
 
 std::string
@@ -103,5 +176,242 @@ INSTANTIATE_TEST_SUITE_P(Dot, DotTest,
                                                               "fp32"),
                                             ::testing::Bool()),
                          dotName);
+
+//===----------------------------------------------------------------------===//
+// One block: results in the input type (dot.tile, k_dot_out_<type>)
+//===----------------------------------------------------------------------===//
+
+class DotOutDTypeTest : public DotTest {
+protected:
+  /// out (H) = a @ b with out_dtype=H, or c (H) + a @ b.
+  template <class H>
+  void run(const std::string &Type, bool Acc, const std::string &Module) {
+    const std::size_t M = 100, N = 70, Kd = 30;
+    tile::Kernel K = kernel(Module, "k_dot_out_" + Type);
+    std::vector<H> A = randomValues<H>(M * Kd, 84);
+    std::vector<H> B = randomValues<H>(Kd * N, 85);
+    std::vector<H> C = randomValues<H>(M * N, 86);
+    auto DA = upload(A), DB = upload(B), DC = upload(C);
+    auto DOut = poisoned<H>(M * N + 64);
+    K.launch(tilesOf(K, M, N), tile::Stream(), DA, DB, DC, DOut, i32(M), i32(N),
+             i32(Kd));
+    Ctx->synchronize();
+    Reference Ref =
+        matmulReference(A, strides(M, Kd, false), B, strides(Kd, N, false),
+                        Acc ? values(C) : std::vector<double>(), M, N, Kd);
+    expectMatches(gputest::toFloats(result(DOut, M * N, Module)), Ref, Rounded,
+                  Module);
+  }
+};
+
+TEST_P(DotOutDTypeTest, MatchesDoubleReference) {
+  std::string Type = std::get<0>(GetParam());
+  bool Acc = std::get<1>(GetParam());
+  std::string Module = "dot_out_" + dotName({GetParam(), 0});
+  if (Type == "fp16")
+    run<tile::Half>(Type, Acc, Module);
+  else
+    run<tile::BFloat16>(Type, Acc, Module);
+}
+
+INSTANTIATE_TEST_SUITE_P(DotOut, DotOutDTypeTest,
+                         ::testing::Combine(::testing::Values("fp16", "bf16"),
+                                            ::testing::Bool()),
+                         dotName);
+
+//===----------------------------------------------------------------------===//
+// K loops (dot_loops.tile, k_matmul_<type>)
+//===----------------------------------------------------------------------===//
+
+/// One run of k_matmul_<Type>, compiled as the module
+/// matmul_<Type>_<Block>[_<Variant>] of kernels/KERNELS.
+struct MatmulCase {
+  std::string Type;    ///< "fp16", "bf16" or "fp32".
+  std::string Block;   ///< "<BM>x<BN>x<BK>_w<num_warps>".
+  std::string Variant; ///< "", "acc", "trans_a", "trans_b", "trans_ab",
+                       ///< "ieee" or "tf32" (fp32 only).
+  std::size_t M, N, K;
+  bool AStoredKM = false; ///< a is stored as [K, M].
+  bool BStoredNK = false; ///< b is stored as [N, K].
+
+  std::string module() const {
+    return "matmul_" + Type + "_" + Block +
+           (Variant.empty() ? "" : "_" + Variant);
+  }
+  bool transA() const { return Variant == "trans_a" || Variant == "trans_ab"; }
+  bool transB() const { return Variant == "trans_b" || Variant == "trans_ab"; }
+  /// fp16_64x64x32_w4_200x136x300_a_km_strides_b_nk_trans: the type, block
+  /// and precision or accumulator, the sizes, then for each operand that is
+  /// stored transposed or loaded the other way round, how it is stored
+  /// (a_mk, a_km, b_kn, b_nk) and read (strides: swapped strides on a tile
+  /// loaded as used; trans: loaded the other way round, then tl.trans).
+  std::string name() const {
+    std::string Name = Type + "_" + Block;
+    if (Variant == "acc" || Variant == "ieee" || Variant == "tf32")
+      Name += "_" + Variant;
+    Name += "_" + std::to_string(M) + "x" + std::to_string(N) + "x" +
+            std::to_string(K);
+    if (AStoredKM || transA())
+      Name += std::string(AStoredKM ? "_a_km" : "_a_mk") +
+              (transA() ? "_trans" : "_strides");
+    if (BStoredNK || transB())
+      Name += std::string(BStoredNK ? "_b_nk" : "_b_kn") +
+              (transB() ? "_trans" : "_strides");
+    return Name;
+  }
+};
+
+/// For gtest's messages (instead of the bytes of the struct).
+void PrintTo(const MatmulCase &Case, std::ostream *OS) {
+  *OS << Case.module() << " on " << Case.name();
+}
+
+std::vector<MatmulCase> matmulCases() {
+  std::vector<MatmulCase> Cases;
+  const std::string Base = "64x64x32_w4";
+  for (std::string T : {"fp16", "bf16", "fp32"}) {
+    // Masked edges in M, N and K (200 = 3 * 64 + 8, 300 = 9 * 32 + 12), and
+    // sizes that are multiples of the block.
+    Cases.push_back({T, Base, "", 200, 136, 300});
+    Cases.push_back({T, Base, "", 128, 192, 96});
+    Cases.push_back({T, Base, "acc", 200, 136, 300});
+    // Transposed storage read through swapped strides.
+    Cases.push_back({T, Base, "", 200, 136, 300, true, false});
+    Cases.push_back({T, Base, "", 200, 136, 300, false, true});
+    Cases.push_back({T, Base, "", 200, 136, 300, true, true});
+    // Tiles loaded the other way round and passed through tl.trans, over
+    // transposed and over row-major storage.
+    Cases.push_back({T, Base, "trans_a", 200, 136, 300, true, false});
+    Cases.push_back({T, Base, "trans_a", 200, 136, 300, false, false});
+    Cases.push_back({T, Base, "trans_b", 200, 136, 300, false, true});
+    Cases.push_back({T, Base, "trans_b", 200, 136, 300, false, false});
+    Cases.push_back({T, Base, "trans_ab", 200, 136, 300, true, true});
+    // Other blocks and warp counts; 16x16 with 4 warps has more warps than
+    // 16x8 instruction tiles; 5x12x9 is smaller than one block.
+    Cases.push_back({T, "128x128x32_w8", "", 200, 136, 300});
+    Cases.push_back({T, "64x32x16_w4", "", 200, 136, 300});
+    Cases.push_back({T, "16x16x16_w1", "", 200, 136, 300});
+    Cases.push_back({T, "16x16x16_w1", "", 5, 12, 9});
+    Cases.push_back({T, "16x16x16_w4", "", 200, 136, 300});
+    Cases.push_back({T, "16x16x16_w4", "", 5, 12, 9});
+  }
+  Cases.push_back({"fp32", Base, "ieee", 200, 136, 300});
+  Cases.push_back({"fp32", Base, "ieee", 200, 136, 300, true, true});
+  Cases.push_back({"fp32", Base, "tf32", 200, 136, 300});
+  return Cases;
+}
+
+class MatmulTest
+    : public gputest::GpuTest<::testing::TestWithParam<MatmulCase>> {
+protected:
+  template <class H> void run(const MatmulCase &Case) {
+    const std::size_t M = Case.M, N = Case.N, Kd = Case.K;
+    const std::string What = Case.name();
+    tile::Kernel K = kernel(Case.module(), "k_matmul_" + Case.Type);
+    Strides SA = strides(M, Kd, Case.AStoredKM);
+    Strides SB = strides(Kd, N, Case.BStoredNK);
+    std::vector<H> A = randomValues<H>(M * Kd, 91);
+    std::vector<H> B = randomValues<H>(Kd * N, 92);
+    std::vector<float> C = examples::randomFloats(M * N, -1, 1, 93);
+    auto DA = upload(A), DB = upload(B), DC = upload(C);
+    auto DOut = poisoned<float>(M * N + 64);
+    K.launch(tilesOf(K, M, N), tile::Stream(), DA, DB, DC, DOut, i32(M), i32(N),
+             i32(Kd), i32(SA.Row), i32(SA.Col), i32(SB.Row), i32(SB.Col));
+    Ctx->synchronize();
+    bool Acc = Case.Variant == "acc";
+    Reference Ref = matmulReference(
+        A, SA, B, SB, Acc ? values(C) : std::vector<double>(), M, N, Kd);
+    bool Exact = Case.Type != "fp32" || Case.Variant == "ieee";
+    expectMatches(result(DOut, M * N, What), Ref, Exact ? Fp32Sums : Rounded,
+                  What);
+  }
+};
+
+TEST_P(MatmulTest, MatchesDoubleReference) {
+  const MatmulCase &Case = GetParam();
+  if (Case.Type == "fp16")
+    run<tile::Half>(Case);
+  else if (Case.Type == "bf16")
+    run<tile::BFloat16>(Case);
+  else
+    run<float>(Case);
+}
+
+INSTANTIATE_TEST_SUITE_P(DotLoop, MatmulTest,
+                         ::testing::ValuesIn(matmulCases()),
+                         [](const ::testing::TestParamInfo<MatmulCase> &Info) {
+                           return Info.param.name();
+                         });
+
+//===----------------------------------------------------------------------===//
+// Two dots chained through a softmax (dot_loops.tile, k_attention_block)
+//===----------------------------------------------------------------------===//
+
+/// How k^T is read ("trans" or "strides"), queries, keys.
+using AttentionParam = std::tuple<const char *, int, int>;
+
+class AttentionBlockTest
+    : public gputest::GpuTest<::testing::TestWithParam<AttentionParam>> {};
+
+TEST_P(AttentionBlockTest, MatchesDoubleReference) {
+  auto [KT, NQ, NKv] = GetParam();
+  const std::string What = std::string("kT_") + KT + " q" + std::to_string(NQ) +
+                           " kv" + std::to_string(NKv);
+  tile::Kernel K =
+      kernel(std::string("attention_block_") + KT, "k_attention_block");
+  const std::size_t Heads = 3, D = K.info().constexprInt("D");
+  ASSERT_LE(NQ, K.info().constexprInt("BM"));
+  ASSERT_LE(NKv, K.info().constexprInt("BN"));
+  const float SmScale = 0.5f;
+  std::vector<tile::Half> Q = randomValues<tile::Half>(Heads * NQ * D, 101);
+  std::vector<tile::Half> Keys = randomValues<tile::Half>(Heads * NKv * D, 102);
+  std::vector<tile::Half> V = randomValues<tile::Half>(Heads * NKv * D, 103);
+  auto DQ = upload(Q), DK = upload(Keys), DV = upload(V);
+  auto DOut = poisoned<float>(Heads * NQ * D + 64);
+  K.launch(tile::Grid{static_cast<unsigned>(Heads)}, tile::Stream(), DQ, DK, DV,
+           DOut, i32(NQ), i32(NKv), SmScale);
+  Ctx->synchronize();
+
+  // o = p @ v with p = softmax(q @ k^T * SmScale) in double; the scale of
+  // an element is sum_j p_ij |v_jd| (the kernel rounds p to fp16).
+  Reference Ref{std::vector<double>(Heads * NQ * D),
+                std::vector<double>(Heads * NQ * D)};
+  std::vector<double> P(NKv);
+  for (std::size_t H = 0; H < Heads; ++H)
+    for (int I = 0; I < NQ; ++I) {
+      const tile::Half *QRow = &Q[(H * NQ + I) * D];
+      const tile::Half *KHead = &Keys[H * NKv * D], *VHead = &V[H * NKv * D];
+      double Max = -INFINITY, Sum = 0;
+      for (int J = 0; J < NKv; ++J) {
+        double S = 0;
+        for (std::size_t L = 0; L < D; ++L)
+          S += value(QRow[L]) * value(KHead[J * D + L]);
+        P[J] = S * SmScale;
+        Max = std::max(Max, P[J]);
+      }
+      for (double &X : P)
+        Sum += X = std::exp(X - Max);
+      for (std::size_t L = 0; L < D; ++L) {
+        double O = 0, Abs = 0;
+        for (int J = 0; J < NKv; ++J) {
+          O += P[J] / Sum * value(VHead[J * D + L]);
+          Abs += P[J] / Sum * std::fabs(value(VHead[J * D + L]));
+        }
+        Ref.Out[(H * NQ + I) * D + L] = O;
+        Ref.Scale[(H * NQ + I) * D + L] = Abs;
+      }
+    }
+  expectMatches(result(DOut, Heads * NQ * D, What), Ref, {1e-3, 2e-3}, What);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    DotChain, AttentionBlockTest,
+    ::testing::Combine(::testing::Values("trans", "strides"),
+                       ::testing::Values(64, 50), ::testing::Values(64, 40)),
+    [](const ::testing::TestParamInfo<AttentionParam> &Info) {
+      return std::string("kT_") + std::get<0>(Info.param) + "_q" +
+             std::to_string(std::get<1>(Info.param)) + "_kv" +
+             std::to_string(std::get<2>(Info.param));
+    });
 
 } // namespace

@@ -113,19 +113,6 @@ tile::Kernel loadKernel(const tile::Context &Ctx, const std::string &File,
   return K;
 }
 
-/// Count random values uniform in [-1, 1) (drawn in fp32, then rounded to
-/// T: tile::Half or tile::BFloat16), reproducible from Seed.
-template <class T>
-std::vector<T> randomValues(std::size_t Count, std::uint64_t Seed) {
-  std::vector<float> F = examples::randomFloats(Count, -1, 1, Seed);
-  std::vector<T> V(Count);
-  examples::parallelFor(Count, [&](std::size_t I0, std::size_t I1) {
-    for (std::size_t I = I0; I < I1; ++I)
-      V[I] = T::fromFloat(F[I]);
-  });
-  return V;
-}
-
 /// How many of Values are NaN: elements the kernel left poisoned.
 template <class T> std::size_t countNaNs(const std::vector<T> &Values) {
   std::atomic<std::size_t> Total{0};
@@ -257,8 +244,8 @@ Outcome matmul(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
       IsBf16 ? loadKernel(Ctx, "matmul_bf16.ptx", "matmul_kernel_bf16")
              : loadKernel(Ctx, "matmul.ptx", "matmul_kernel");
   std::size_t M = Size, N = Size, Kd = Size;
-  std::vector<T> A = randomValues<T>(M * Kd, 12);
-  std::vector<T> B = randomValues<T>(Kd * N, 13);
+  std::vector<T> A = examples::randomValues<T>(M * Kd, 12);
+  std::vector<T> B = examples::randomValues<T>(Kd * N, 13);
   tile::DeviceBuffer<T> DA(Ctx, A.size()), DB(Ctx, B.size()), DC(Ctx, M * N);
   DA.copyFromHost(A);
   DB.copyFromHost(B);
@@ -318,9 +305,9 @@ Outcome attention(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
                       (Causal ? "causal" : "non-causal") +
                       " kernel for head dim " + std::to_string(D));
   std::size_t BH = Batch * Heads, Count = BH * Seq * D;
-  std::vector<tile::Half> Q = randomValues<tile::Half>(Count, 15);
-  std::vector<tile::Half> Kx = randomValues<tile::Half>(Count, 16);
-  std::vector<tile::Half> V = randomValues<tile::Half>(Count, 17);
+  std::vector<tile::Half> Q = examples::randomValues<tile::Half>(Count, 15);
+  std::vector<tile::Half> Kx = examples::randomValues<tile::Half>(Count, 16);
+  std::vector<tile::Half> V = examples::randomValues<tile::Half>(Count, 17);
   tile::DeviceBuffer<tile::Half> DQ(Ctx, Count), DK(Ctx, Count), DV(Ctx, Count),
       DOut(Ctx, Count);
   DQ.copyFromHost(Q);

@@ -70,6 +70,19 @@ inline std::vector<float> randomFloats(std::size_t N, float Lo, float Hi,
   return Out;
 }
 
+/// Count random values uniform in [-1, 1) (drawn in fp32, then rounded to
+/// T: tile::Half or tile::BFloat16), reproducible from Seed.
+template <class T>
+std::vector<T> randomValues(std::size_t Count, std::uint64_t Seed) {
+  std::vector<float> F = randomFloats(Count, -1, 1, Seed);
+  std::vector<T> V(Count);
+  parallelFor(Count, [&](std::size_t I0, std::size_t I1) {
+    for (std::size_t I = I0; I < I1; ++I)
+      V[I] = T::fromFloat(F[I]);
+  });
+  return V;
+}
+
 /// Tolerances, |out - ref| <= Atol + Rtol * |ref|. fp32 addition is
 /// correctly rounded (relative error <= 2^-24).
 constexpr double AddAtol = 0.0, AddRtol = 1e-6;

@@ -16,21 +16,13 @@
 
 namespace {
 
-/// Count random fp16 values uniform in [-1, 1) (rounded from fp32).
-std::vector<tile::Half> randomHalves(std::size_t Count, std::uint64_t Seed) {
-  std::vector<float> F = examples::randomFloats(Count, -1.0f, 1.0f, Seed);
-  std::vector<tile::Half> H(Count);
-  for (std::size_t I = 0; I < Count; ++I)
-    H[I] = tile::Half::fromFloat(F[I]);
-  return H;
-}
-
 /// softmax(Q K^T * Scale) V per head, in double; causal rows see keys 0..i.
 std::vector<double> attentionReference(const std::vector<tile::Half> &Q,
                                        const std::vector<tile::Half> &K,
                                        const std::vector<tile::Half> &V,
-                                       std::size_t BH, std::size_t N, std::size_t D,
-                                       double Scale, bool Causal) {
+                                       std::size_t BH, std::size_t N,
+                                       std::size_t D, double Scale,
+                                       bool Causal) {
   std::vector<double> Out(BH * N * D);
   examples::parallelFor(BH * N, [&](std::size_t R0, std::size_t R1) {
     std::vector<double> Scores(N);
@@ -41,7 +33,8 @@ std::vector<double> attentionReference(const std::vector<tile::Half> &Q,
       for (std::size_t J = 0; J < Keys; ++J) {
         double Dot = 0;
         for (std::size_t C = 0; C < D; ++C)
-          Dot += double(Q[Base + I * D + C].toFloat()) * K[Base + J * D + C].toFloat();
+          Dot += double(Q[Base + I * D + C].toFloat()) *
+                 K[Base + J * D + C].toFloat();
         Scores[J] = Dot * Scale;
         Max = std::max(Max, Scores[J]);
       }
@@ -63,19 +56,23 @@ int run(const tile::Context &Ctx, const examples::Options &Opts) {
   tile::Kernel Kern =
       examples::loadKernel(Ctx, Opts, "attention.ptx", "attention_fwd");
   std::int64_t BlockM = Kern.info().constexprInt("BLOCK_M");
-  std::size_t D = static_cast<std::size_t>(Kern.info().constexprInt("HEAD_DIM"));
+  std::size_t D =
+      static_cast<std::size_t>(Kern.info().constexprInt("HEAD_DIM"));
   const tile::ConstexprValue *CausalValue = Kern.info().findConstexpr("CAUSAL");
   bool Causal = CausalValue && std::get_if<bool>(CausalValue) &&
                 *std::get_if<bool>(CausalValue);
-  std::printf("attention_fwd: HEAD_DIM = %zu, %s\n", D, Causal ? "causal" : "not causal");
+  std::printf("attention_fwd: HEAD_DIM = %zu, %s\n", D,
+              Causal ? "causal" : "not causal");
 
   auto Check = [&](const examples::Shape &S, std::uint64_t Seed) {
     std::size_t BH = S[0], N = S[1], Count = BH * N * D;
-    std::vector<tile::Half> Q = randomHalves(Count, Seed);
-    std::vector<tile::Half> K = randomHalves(Count, Seed + 1);
-    std::vector<tile::Half> V = randomHalves(Count, Seed + 2);
-    tile::DeviceBuffer<tile::Half> DQ(Ctx, Count), DK(Ctx, Count), DV(Ctx, Count),
-        DOut(Ctx, Count);
+    std::vector<tile::Half> Q = examples::randomValues<tile::Half>(Count, Seed);
+    std::vector<tile::Half> K =
+        examples::randomValues<tile::Half>(Count, Seed + 1);
+    std::vector<tile::Half> V =
+        examples::randomValues<tile::Half>(Count, Seed + 2);
+    tile::DeviceBuffer<tile::Half> DQ(Ctx, Count), DK(Ctx, Count),
+        DV(Ctx, Count), DOut(Ctx, Count);
     DQ.copyFromHost(Q);
     DK.copyFromHost(K);
     DV.copyFromHost(V);
@@ -83,10 +80,11 @@ int run(const tile::Context &Ctx, const examples::Options &Opts) {
     float Scale = 1.0f / std::sqrt(float(D));
     tile::Grid G{static_cast<unsigned>(tile::cdiv<std::int64_t>(N, BlockM)),
                  static_cast<unsigned>(BH)};
-    Kern.launch(G, tile::Stream(), DQ, DK, DV, DOut, static_cast<std::int32_t>(N),
-                Scale);
+    Kern.launch(G, tile::Stream(), DQ, DK, DV, DOut,
+                static_cast<std::int32_t>(N), Scale);
     Ctx.synchronize();
-    std::vector<double> Ref = attentionReference(Q, K, V, BH, N, D, Scale, Causal);
+    std::vector<double> Ref =
+        attentionReference(Q, K, V, BH, N, D, Scale, Causal);
     std::vector<tile::Half> O = DOut.toHost();
     std::vector<float> Out(O.size());
     for (std::size_t I = 0; I < O.size(); ++I)
@@ -96,7 +94,8 @@ int run(const tile::Context &Ctx, const examples::Options &Opts) {
     return examples::compare(
         Out, [&](std::size_t I) { return Ref[I]; }, 4e-3, 1e-2);
   };
-  return examples::runShapes(Opts, {{1, 1}, {2, 100}, {3, 257}, {4, 1024}}, 2, Check);
+  return examples::runShapes(Opts, {{1, 1}, {2, 100}, {3, 257}, {4, 1024}}, 2,
+                             Check);
 }
 
 } // namespace

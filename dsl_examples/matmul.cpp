@@ -12,15 +12,6 @@
 
 namespace {
 
-/// Count random fp16 values uniform in [-1, 1) (rounded from fp32).
-std::vector<tile::Half> randomHalves(std::size_t Count, std::uint64_t Seed) {
-  std::vector<float> F = examples::randomFloats(Count, -1.0f, 1.0f, Seed);
-  std::vector<tile::Half> H(Count);
-  for (std::size_t I = 0; I < Count; ++I)
-    H[I] = tile::Half::fromFloat(F[I]);
-  return H;
-}
-
 /// A [M, K] @ B [K, N] in double, row-major.
 std::vector<double> matmulReference(const std::vector<tile::Half> &A,
                                     const std::vector<tile::Half> &B,
@@ -55,8 +46,9 @@ int run(const tile::Context &Ctx, const examples::Options &Opts) {
 
   auto Check = [&](const examples::Shape &S, std::uint64_t Seed) {
     std::size_t M = S[0], N = S[1], K = S[2];
-    std::vector<tile::Half> A = randomHalves(M * K, Seed);
-    std::vector<tile::Half> B = randomHalves(K * N, Seed + 1);
+    std::vector<tile::Half> A = examples::randomValues<tile::Half>(M * K, Seed);
+    std::vector<tile::Half> B =
+        examples::randomValues<tile::Half>(K * N, Seed + 1);
     tile::DeviceBuffer<tile::Half> DA(Ctx, A.size()), DB(Ctx, B.size()),
         DC(Ctx, M * N);
     DA.copyFromHost(A);

@@ -41,8 +41,8 @@ void mlir::tilec::buildTileToTileGPUPipeline(OpPassManager &pm,
   accelerate.target = arch.str();
   pm.addPass(tilegpu::createTileGPUAccelerateDot(accelerate));
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
-  // Loop-invariant operands (attention's q) reach their dot operand layout
-  // once, before the loop.
+  // Loop-invariant tiles (masks, splats, conversions) are computed once,
+  // before their loop.
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

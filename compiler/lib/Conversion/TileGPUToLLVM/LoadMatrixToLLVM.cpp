@@ -58,11 +58,11 @@ Value elementAddress(Location loc, RewriterBase &rewriter,
 SmallVector<Value> emitLdmatrix(Location loc, RewriterBase &rewriter,
                                 const StagedOperand &operand, unsigned count,
                                 bool trans, Value row, Value col) {
-  Value offset = swizzledOffset(loc, rewriter, operand.shared,
-                                operand.shape[1], row, col);
-  Value ptr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
-                                       elementAddress(loc, rewriter, operand,
-                                                      offset));
+  Value offset =
+      swizzledOffset(loc, rewriter, operand.shared, operand.shape[1], row, col);
+  Value ptr =
+      LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                               elementAddress(loc, rewriter, operand, offset));
   std::string text = llvm::formatv(
       "ldmatrix.sync.aligned.m8n8.x{0}{1}.shared.b16 {{{2}}, [${3}];\n", count,
       trans ? ".trans" : "", count == 4 ? "$0, $1, $2, $3" : "$0, $1", count);
@@ -118,9 +118,9 @@ StagedOperand mlir::tilec::stageOperand(Location loc, RewriterBase &rewriter,
     if (run > 1) {
       stored = LLVM::UndefOp::create(rewriter, loc, runType);
       for (int64_t i = 0; i < run; ++i)
-        stored = LLVM::InsertElementOp::create(
-            rewriter, loc, stored, elements[first + i],
-            i32Constant(loc, rewriter, i));
+        stored = LLVM::InsertElementOp::create(rewriter, loc, stored,
+                                               elements[first + i],
+                                               i32Constant(loc, rewriter, i));
     }
     Value offset = swizzledOffset(loc, rewriter, operand.shared, shape[1],
                                   indices[first][0], indices[first][1]);
@@ -144,10 +144,10 @@ SmallVector<Value> mlir::tilec::loadOperandStep(Location loc,
     return LLVM::MulOp::create(rewriter, loc, x, constant(y));
   };
   auto wrap = [&](Value index, int64_t size, int64_t extent) -> Value {
-    return size < extent ? LLVM::URemOp::create(rewriter, loc, index,
-                                                constant(size))
-                               .getResult()
-                         : index;
+    return size < extent
+               ? LLVM::URemOp::create(rewriter, loc, index, constant(size))
+                     .getResult()
+               : index;
   };
   tilegpu::MmaEncodingAttr mma = operand.layout.getMmaParent();
   SmallVector<int64_t> reps = operand.layout.getRepetitions(operand.shape);
@@ -157,9 +157,9 @@ SmallVector<Value> mlir::tilec::loadOperandStep(Location loc,
   SmallVector<Value> elements;
   if (operand.layout.getOpIdx() == 0) {
     // Matrix i covers rows + (i % 2) * 8 and columns + (i / 2) * 8.
-    Value rowInTile = add(
-        mul(LLVM::URemOp::create(rewriter, loc, matrix, constant(2)), 8),
-        lane8);
+    Value rowInTile =
+        add(mul(LLVM::URemOp::create(rewriter, loc, matrix, constant(2)), 8),
+            lane8);
     Value col =
         add(mul(LLVM::UDivOp::create(rewriter, loc, matrix, constant(2)), 8),
             constant(k * 16));
@@ -176,8 +176,9 @@ SmallVector<Value> mlir::tilec::loadOperandStep(Location loc,
   // b: matrices 0 and 1 are rows k * 16 + [0, 16) of N tile n, 2 and 3 the
   // same rows of tile n + 1: lane l points at row k * 16 + l % 16 of tile
   // n + l / 16.
-  Value row = add(LLVM::URemOp::create(rewriter, loc, thread.lane, constant(16)),
-                  constant(k * 16));
+  Value row =
+      add(LLVM::URemOp::create(rewriter, loc, thread.lane, constant(16)),
+          constant(k * 16));
   Value tileOfLane =
       LLVM::UDivOp::create(rewriter, loc, thread.lane, constant(16));
   Value warpCol = mul(thread.warpN, 8);
@@ -191,6 +192,22 @@ SmallVector<Value> mlir::tilec::loadOperandStep(Location loc,
                    elements);
   }
   return elements;
+}
+
+SmallVector<int64_t>
+mlir::tilec::getStepPositions(tilegpu::DotOperandEncodingAttr layout,
+                              ArrayRef<int64_t> shape, int64_t k) {
+  // The layout orders registers by M (a) or N (b) repetition, then K step,
+  // then the step's 4 * kWidth (a) or 2 * kWidth (b) elements.
+  SmallVector<int64_t> reps = layout.getRepetitions(shape);
+  bool isA = layout.getOpIdx() == 0;
+  int64_t repK = reps[isA ? 1 : 0], repOther = reps[isA ? 0 : 1];
+  int64_t perStep = (isA ? 4 : 2) * layout.getKWidth();
+  SmallVector<int64_t> positions;
+  for (int64_t r = 0; r < repOther; ++r)
+    for (int64_t i = 0; i < perStep; ++i)
+      positions.push_back((r * repK + k) * perStep + i);
+  return positions;
 }
 
 namespace {
@@ -219,22 +236,19 @@ struct ConvertToDotOperand : OpConversionPattern<tilegpu::ConvertLayoutOp> {
                                          adaptor.getSrc(), base, dot, element);
     emitBarrier(loc, rewriter);
     MmaThread thread = emitMmaThread(loc, rewriter, dot.getMmaParent());
-    SmallVector<int64_t> reps = dot.getRepetitions(dstType.getShape());
-    bool isA = dot.getOpIdx() == 0;
-    int64_t repK = reps[isA ? 1 : 0], repOther = reps[isA ? 0 : 1];
-    // Per step: `perRep` elements for each M (a) or N (b) repetition; the
-    // layout orders them by that repetition first, then by K step.
-    int64_t perRep = isA ? 8 : 4;
-    SmallVector<Value> results(repK * repOther * perRep);
+    ArrayRef<int64_t> shape = dstType.getShape();
+    int64_t repK = dot.getRepetitions(shape)[dot.getOpIdx() == 0 ? 1 : 0];
+    SmallVector<Value> results(tilegpu::getTotalElemsPerThread(dot, shape));
     for (int64_t k = 0; k < repK; ++k) {
-      SmallVector<Value> step = loadOperandStep(loc, rewriter, operand, thread, k);
-      for (int64_t r = 0; r < repOther; ++r)
-        for (int64_t i = 0; i < perRep; ++i)
-          results[(r * repK + k) * perRep + i] = step[r * perRep + i];
+      SmallVector<Value> step =
+          loadOperandStep(loc, rewriter, operand, thread, k);
+      for (auto [position, element] :
+           llvm::zip_equal(getStepPositions(dot, shape, k), step))
+        results[position] = element;
     }
-    rewriter.replaceOp(op, packElements(loc, results,
-                                        getTypeConverter()->convertType(dstType),
-                                        rewriter));
+    rewriter.replaceOp(
+        op, packElements(loc, results, getTypeConverter()->convertType(dstType),
+                         rewriter));
     return success();
   }
 };

@@ -56,14 +56,9 @@ struct OperandSource {
                           int64_t k) const {
     if (staged)
       return loadOperandStep(loc, rewriter, *staged, thread, k);
-    SmallVector<int64_t> reps = layout.getRepetitions(shape);
-    bool isA = layout.getOpIdx() == 0;
-    int64_t repK = reps[isA ? 1 : 0], repOther = reps[isA ? 0 : 1];
-    int64_t perRep = isA ? 8 : 4;
     SmallVector<Value> elements;
-    for (int64_t r = 0; r < repOther; ++r)
-      for (int64_t i = 0; i < perRep; ++i)
-        elements.push_back(registerElements[(r * repK + k) * perRep + i]);
+    for (int64_t position : getStepPositions(layout, shape, k))
+      elements.push_back(registerElements[position]);
     return elements;
   }
 };
@@ -96,8 +91,7 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
     int64_t stagedElements = 0;
     Value values[] = {op.getA(), op.getB()};
     Value packedValues[] = {adaptor.getA(), adaptor.getB()};
-    for (auto [index, value, packed] :
-         llvm::enumerate(values, packedValues)) {
+    for (auto [index, value, packed] : llvm::enumerate(values, packedValues)) {
       auto type = cast<RankedTensorType>(value.getType());
       OperandSource source;
       source.layout =
@@ -106,14 +100,14 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
         if (source.layout.getParent() != mma ||
             source.layout.getOpIdx() != index || source.layout.getKWidth() != 2)
           return op.emitOpError("operand ")
-                 << index << " has a dot operand layout of another product: "
-                 << type;
+                 << index
+                 << " has a dot operand layout of another product: " << type;
         source.registerElements = unpackElements(loc, packed, rewriter);
       } else {
         if (!scratch && !(scratch = getScratchBase(loc, rewriter, op)))
           return failure();
-        source.layout = tilegpu::DotOperandEncodingAttr::get(
-            context, index, mma, 2);
+        source.layout =
+            tilegpu::DotOperandEncodingAttr::get(context, index, mma, 2);
         Value base = LLVM::GEPOp::create(
             rewriter, loc, scratch.getType(), element, scratch,
             ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(stagedElements)});
@@ -130,14 +124,13 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
     SmallVector<Value> acc = unpackElements(loc, adaptor.getC(), rewriter);
     SmallVector<int64_t> reps = mma.getRepetitions(cType.getShape());
     int64_t repK = sources[0].layout.getRepetitions(aType.getShape())[1];
-    std::string text = llvm::formatv(
-        "mma.sync.aligned.m16n8k16.row.col.f32.{0}.{0}.f32 "
-        "{{$0, $1, $2, $3}, {{$4, $5, $6, $7}, {{$8, $9}, "
-        "{{$10, $11, $12, $13};\n",
-        input.isF16() ? "f16" : "bf16");
-    SmallVector<std::string> constraints{"=f", "=f", "=f", "=f", "r", "r",
-                                         "r",  "r",  "r",  "r",  "0", "1",
-                                         "2",  "3"};
+    std::string text =
+        llvm::formatv("mma.sync.aligned.m16n8k16.row.col.f32.{0}.{0}.f32 "
+                      "{{$0, $1, $2, $3}, {{$4, $5, $6, $7}, {{$8, $9}, "
+                      "{{$10, $11, $12, $13};\n",
+                      input.isF16() ? "f16" : "bf16");
+    SmallVector<std::string> constraints{"=f", "=f", "=f", "=f", "r", "r", "r",
+                                         "r",  "r",  "r",  "0",  "1", "2", "3"};
     Type f32 = rewriter.getF32Type();
     for (int64_t k = 0; k < repK; ++k) {
       SmallVector<Value> a =
@@ -160,10 +153,10 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
         }
       }
     }
-    rewriter.replaceOp(op, packElements(loc, acc,
-                                        getTypeConverter()->convertType(
-                                            op.getType()),
-                                        rewriter));
+    rewriter.replaceOp(
+        op,
+        packElements(loc, acc, getTypeConverter()->convertType(op.getType()),
+                     rewriter));
     return success();
   }
 };

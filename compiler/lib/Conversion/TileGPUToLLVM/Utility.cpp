@@ -75,7 +75,8 @@ Operation *mlir::tilec::emitAsm(Location loc, RewriterBase &rewriter,
       rewriter, loc, resultType ? TypeRange(resultType) : TypeRange(), operands,
       ("{\n" + text + "}").str(), llvm::join(constraints, ","), hasSideEffects,
       /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
+      LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
 }
 
@@ -83,7 +84,7 @@ namespace {
 
 /// Per-dimension facts of a layout applied to one shape.
 struct LayoutGeometry {
-  SmallVector<int64_t> reps;   ///< CTA tiles along each dimension.
+  SmallVector<int64_t> reps;     ///< CTA tiles along each dimension.
   SmallVector<Value> lane, warp; ///< This thread's coordinates.
 };
 
@@ -151,8 +152,10 @@ SmallVector<Value> tensorCoreBase(Location loc, RewriterBase &rewriter,
   tilegpu::MmaEncodingAttr mma = getMmaLayout(layout);
   MmaThread thread = emitMmaThread(loc, rewriter, mma);
   auto mulAdd = [&](Value x, int64_t scale, Value y) -> Value {
-    Value product = LLVM::MulOp::create(rewriter, loc, x, i32Constant(loc, rewriter, scale));
-    return y ? LLVM::AddOp::create(rewriter, loc, product, y).getResult() : product;
+    Value product = LLVM::MulOp::create(rewriter, loc, x,
+                                        i32Constant(loc, rewriter, scale));
+    return y ? LLVM::AddOp::create(rewriter, loc, product, y).getResult()
+             : product;
   };
   Value row = mulAdd(thread.warpM, 16, thread.group);
   Value col = mulAdd(thread.warpN, 8, thread.group);
@@ -195,8 +198,8 @@ getTensorCoreOffsets(Attribute layout, ArrayRef<int64_t> shape) {
     for (int64_t k = 0; k < reps[0]; ++k)
       for (int64_t r = 0; r < 2; ++r)
         for (int64_t j = 0; j < kWidth; ++j)
-          offsets.push_back({k * instrK + r * 4 * kWidth + j,
-                             n * mma.getCTATileSize(1)});
+          offsets.push_back(
+              {k * instrK + r * 4 * kWidth + j, n * mma.getCTATileSize(1)});
   return offsets;
 }
 
@@ -208,9 +211,9 @@ Value emitTensorCoreOwner(Location loc, RewriterBase &rewriter,
                           Attribute layout, ArrayRef<int64_t> shape) {
   Value owner;
   auto addCondition = [&](Value condition) {
-    owner = owner ? LLVM::AndOp::create(rewriter, loc, owner, condition)
-                        .getResult()
-                  : condition;
+    owner =
+        owner ? LLVM::AndOp::create(rewriter, loc, owner, condition).getResult()
+              : condition;
   };
   SmallVector<int64_t> extent = tilegpu::getTileExtent(layout);
   SmallVector<Value> base;

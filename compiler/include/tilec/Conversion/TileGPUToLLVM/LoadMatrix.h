@@ -1,4 +1,5 @@
-//===- LoadMatrix.h - Tensor-core operands through shared memory -*- C++ -*-===//
+//===- LoadMatrix.h - Tensor-core operands through shared memory -*- C++
+//-*-===//
 //
 // Staging a 16-bit [rows, cols] operand tile in shared memory with the
 // ldmatrix swizzle, and reading back the registers of one K step of a dot
@@ -40,6 +41,12 @@ StagedOperand stageOperand(Location loc, RewriterBase &rewriter, Value value,
 SmallVector<Value> loadOperandStep(Location loc, RewriterBase &rewriter,
                                    const StagedOperand &operand,
                                    const MmaThread &thread, int64_t k);
+
+/// Where the elements of K step `k`, in the order loadOperandStep returns
+/// them, sit in the register order of dot operand `layout` for a tile of
+/// `shape`.
+SmallVector<int64_t> getStepPositions(tilegpu::DotOperandEncodingAttr layout,
+                                      ArrayRef<int64_t> shape, int64_t k);
 
 } // namespace mlir::tilec
 

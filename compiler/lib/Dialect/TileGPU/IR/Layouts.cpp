@@ -106,8 +106,8 @@ SmallVector<unsigned> mlir::tilegpu::getLayoutOrder(Attribute layout) {
   return SmallVector<unsigned>(cast<BlockedEncodingAttr>(layout).getOrder());
 }
 
-SmallVector<int64_t> mlir::tilegpu::getContigPerThread(Attribute layout,
-                                                       ArrayRef<int64_t> shape) {
+SmallVector<int64_t>
+mlir::tilegpu::getContigPerThread(Attribute layout, ArrayRef<int64_t> shape) {
   if (auto slice = dyn_cast<SliceEncodingAttr>(layout)) {
     SmallVector<int64_t> contig =
         getContigPerThread(slice.getParent(), slice.getParentShape(shape));

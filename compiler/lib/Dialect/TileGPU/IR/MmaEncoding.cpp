@@ -35,9 +35,10 @@ MmaEncodingAttr::getRepetitions(ArrayRef<int64_t> shape) const {
           std::max<int64_t>(1, shape[1] / getCTATileSize(1))};
 }
 
-LogicalResult DotOperandEncodingAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, unsigned opIdx,
-    Attribute parent, unsigned kWidth) {
+LogicalResult
+DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               unsigned opIdx, Attribute parent,
+                               unsigned kWidth) {
   if (opIdx > 1)
     return emitError() << "opIdx is 0 (a) or 1 (b)";
   if (!isa<MmaEncodingAttr>(parent))
@@ -51,7 +52,8 @@ LogicalResult DotOperandEncodingAttr::verify(
 SmallVector<int64_t>
 DotOperandEncodingAttr::getRepetitions(ArrayRef<int64_t> shape) const {
   MmaEncodingAttr mma = getMmaParent();
-  int64_t k = std::max<int64_t>(1, shape[getOpIdx() == 0 ? 1 : 0] / getInstrK());
+  int64_t k =
+      std::max<int64_t>(1, shape[getOpIdx() == 0 ? 1 : 0] / getInstrK());
   if (getOpIdx() == 0)
     return {std::max<int64_t>(1, shape[0] / mma.getCTATileSize(0)), k};
   return {k, std::max<int64_t>(1, shape[1] / mma.getCTATileSize(1))};

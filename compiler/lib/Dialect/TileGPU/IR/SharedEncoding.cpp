@@ -19,8 +19,10 @@ SwizzledSharedEncodingAttr SwizzledSharedEncodingAttr::getForLdmatrix(
   unsigned vec = 16 / bytes;
   int64_t rowBytes = shape[1] * bytes;
   int64_t vectorsPerRow = std::max<int64_t>(1, rowBytes / 16);
-  unsigned perPhase = std::max<int64_t>(1, 128 / std::max<int64_t>(1, rowBytes));
-  unsigned maxPhase = std::min<int64_t>(vectorsPerRow, 8 / std::min(8u, perPhase));
+  unsigned perPhase =
+      std::max<int64_t>(1, 128 / std::max<int64_t>(1, rowBytes));
+  unsigned maxPhase =
+      std::min<int64_t>(vectorsPerRow, 8 / std::min(8u, perPhase));
   SmallVector<unsigned> order{1, 0};
-  return get(context, vec, perPhase, std::max(1u, maxPhase), order);
+  return get(context, vec, perPhase, maxPhase, order);
 }

@@ -2,14 +2,13 @@
 //
 // Moves tl.dot onto the tensor cores: picks the instruction from the target
 // and the operand types, spreads the warps over the result, and converts
-// the operands and the accumulator into the layouts the instruction reads
-// and writes (docs/architecture.md, "Tensor cores").
+// the accumulator into the layout the instruction writes; the lowering
+// reads the operands into their dot operand layouts (docs/architecture.md,
+// "Tensor cores").
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
-
-#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUACCELERATEDOT
@@ -54,8 +53,8 @@ Value convertTo(OpBuilder &builder, Value value, Attribute layout) {
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getEncoding() == layout)
     return value;
-  auto target = RankedTensorType::get(type.getShape(), type.getElementType(),
-                                      layout);
+  auto target =
+      RankedTensorType::get(type.getShape(), type.getElementType(), layout);
   return ConvertLayoutOp::create(builder, value.getLoc(), target, value);
 }
 
@@ -84,8 +83,7 @@ struct AccelerateDotPass
     if (m % 16 != 0 || n % 8 != 0 || k % 16 != 0)
       return;
     MLIRContext *context = dot.getContext();
-    auto [warpsM, warpsN] =
-        chooseWarps(m, n, TileGPUDialect::getNumWarps(dot));
+    auto [warpsM, warpsN] = chooseWarps(m, n, TileGPUDialect::getNumWarps(dot));
     auto mma = MmaEncodingAttr::get(context, 2, {warpsM, warpsN}, {16, 8});
     // The operands keep their layouts: the lowering stages them in shared
     // memory and reads one K step at a time into the registers of the dot

@@ -335,31 +335,13 @@ Outcome attention(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
   // Sampled rows round-robin over the cores (parallelFor does not split
   // ranges this short).
   auto Reference = [&](std::size_t First, std::size_t Step) {
-    std::vector<double> Scores(Seq), Acc(D);
+    std::vector<double> Scores(Seq);
     for (std::size_t S = First; S < Rows; S += Step) {
-      std::size_t Row = Picked[S], I = Row % Seq;
-      std::size_t Base = (Row / Seq) * Seq * D;
-      std::size_t Keys = Causal ? I + 1 : Seq;
-      double Max = -INFINITY, Sum = 0;
-      for (std::size_t J = 0; J < Keys; ++J) {
-        double Dot = 0;
-        for (std::size_t C = 0; C < D; ++C)
-          Dot +=
-              double(Q[Row * D + C].toFloat()) * Kx[Base + J * D + C].toFloat();
-        Scores[J] = Dot * Scale;
-        Max = std::max(Max, Scores[J]);
-      }
-      std::fill(Acc.begin(), Acc.end(), 0.0);
-      for (std::size_t J = 0; J < Keys; ++J) {
-        double P = std::exp(Scores[J] - Max);
-        Sum += P;
-        for (std::size_t C = 0; C < D; ++C)
-          Acc[C] += P * V[Base + J * D + C].toFloat();
-      }
-      for (std::size_t C = 0; C < D; ++C) {
-        Ref[S * D + C] = Acc[C] / Sum;
+      std::size_t Row = Picked[S];
+      examples::attentionRowReference(Q, Kx, V, Row, Seq, D, Scale, Causal,
+                                      Scores, &Ref[S * D]);
+      for (std::size_t C = 0; C < D; ++C)
         Sampled[S * D + C] = Out[Row * D + C].toFloat();
-      }
     }
   };
   std::size_t Threads = std::max(1u, std::thread::hardware_concurrency());

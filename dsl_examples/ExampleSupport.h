@@ -114,6 +114,37 @@ inline void weightedSumReference(const std::vector<float> &X,
   });
 }
 
+/// Row `Row` (head Row / Seq, query Row % Seq) of flash attention's output,
+/// softmax(Q K^T * Scale) V over [heads, Seq, D] tiles of T (tile::Half), in
+/// double, into Out[0, D); a causal row sees keys 0..query. Scores is
+/// scratch of at least Seq entries.
+template <class T>
+void attentionRowReference(const std::vector<T> &Q, const std::vector<T> &K,
+                           const std::vector<T> &V, std::size_t Row,
+                           std::size_t Seq, std::size_t D, double Scale,
+                           bool Causal, std::vector<double> &Scores,
+                           double *Out) {
+  std::size_t I = Row % Seq, Base = (Row / Seq) * Seq * D;
+  std::size_t Keys = Causal ? I + 1 : Seq;
+  double Max = -INFINITY;
+  for (std::size_t J = 0; J < Keys; ++J) {
+    double Dot = 0;
+    for (std::size_t C = 0; C < D; ++C)
+      Dot += double(Q[Row * D + C].toFloat()) * K[Base + J * D + C].toFloat();
+    Scores[J] = Dot * Scale;
+    Max = std::max(Max, Scores[J]);
+  }
+  double Sum = 0;
+  for (std::size_t J = 0; J < Keys; ++J)
+    Sum += Scores[J] = std::exp(Scores[J] - Max);
+  for (std::size_t C = 0; C < D; ++C) {
+    double Acc = 0;
+    for (std::size_t J = 0; J < Keys; ++J)
+      Acc += Scores[J] * V[Base + J * D + C].toFloat();
+    Out[C] = Acc / Sum;
+  }
+}
+
 /// Per row of x [Rows, Cols]: its maximum and sum of exp(x - max), in
 /// double; softmax(x)[r, c] = exp(x[r, c] - Max[r]) / Sum[r].
 inline void softmaxRowStats(const std::vector<float> &X, std::size_t Rows,

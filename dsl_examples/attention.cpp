@@ -26,28 +26,9 @@ std::vector<double> attentionReference(const std::vector<tile::Half> &Q,
   std::vector<double> Out(BH * N * D);
   examples::parallelFor(BH * N, [&](std::size_t R0, std::size_t R1) {
     std::vector<double> Scores(N);
-    for (std::size_t R = R0; R < R1; ++R) {
-      std::size_t H = R / N, I = R % N, Base = H * N * D;
-      std::size_t Keys = Causal ? I + 1 : N;
-      double Max = -INFINITY;
-      for (std::size_t J = 0; J < Keys; ++J) {
-        double Dot = 0;
-        for (std::size_t C = 0; C < D; ++C)
-          Dot += double(Q[Base + I * D + C].toFloat()) *
-                 K[Base + J * D + C].toFloat();
-        Scores[J] = Dot * Scale;
-        Max = std::max(Max, Scores[J]);
-      }
-      double Sum = 0;
-      for (std::size_t J = 0; J < Keys; ++J)
-        Sum += Scores[J] = std::exp(Scores[J] - Max);
-      for (std::size_t C = 0; C < D; ++C) {
-        double Acc = 0;
-        for (std::size_t J = 0; J < Keys; ++J)
-          Acc += Scores[J] * V[Base + J * D + C].toFloat();
-        Out[Base + I * D + C] = Acc / Sum;
-      }
-    }
+    for (std::size_t R = R0; R < R1; ++R)
+      examples::attentionRowReference(Q, K, V, R, N, D, Scale, Causal, Scores,
+                                      &Out[R * D]);
   });
   return Out;
 }

@@ -229,7 +229,9 @@ struct MatmulCase {
   std::string Type;    ///< "fp16", "bf16" or "fp32".
   std::string Block;   ///< "<BM>x<BN>x<BK>_w<num_warps>".
   std::string Variant; ///< "", "acc", "trans_a", "trans_b", "trans_ab",
-                       ///< "ieee" or "tf32" (fp32 only).
+                       ///< "ieee" or "tf32" (fp32 only); "pipe",
+                       ///< "pipe_acc", "pipe_s2", "pipe_s5": HINTS=True
+                       ///< (software pipelined; sizes multiples of 16).
   std::size_t M, N, K;
   bool AStoredKM = false; ///< a is stored as [K, M].
   bool BStoredNK = false; ///< b is stored as [N, K].
@@ -247,7 +249,8 @@ struct MatmulCase {
   /// loaded as used; trans: loaded the other way round, then tl.trans).
   std::string name() const {
     std::string Name = Type + "_" + Block;
-    if (Variant == "acc" || Variant == "ieee" || Variant == "tf32")
+    if (Variant == "acc" || Variant == "ieee" || Variant == "tf32" ||
+        Variant.rfind("pipe", 0) == 0)
       Name += "_" + Variant;
     Name += "_" + std::to_string(M) + "x" + std::to_string(N) + "x" +
             std::to_string(K);
@@ -295,6 +298,19 @@ std::vector<MatmulCase> matmulCases() {
     Cases.push_back({T, "16x16x16_w4", "", 200, 136, 300});
     Cases.push_back({T, "16x16x16_w4", "", 5, 12, 9});
   }
+  // Software pipelined (cp.async, num_stages slots): K ends inside a block
+  // (304 = 9 * 32 + 16), fewer K blocks than stages (16), M and N not
+  // multiples of the block, a long K loop (2048).
+  for (std::string T : {"fp16", "bf16"}) {
+    for (std::string V : {"pipe", "pipe_acc", "pipe_s2", "pipe_s5"}) {
+      Cases.push_back({T, Base, V, 208, 144, 304});
+      Cases.push_back({T, Base, V, 64, 80, 16});
+    }
+    Cases.push_back({T, "128x128x32_w8", "pipe", 272, 400, 528});
+    Cases.push_back({T, "64x32x16_w4", "pipe", 208, 144, 304});
+    Cases.push_back({T, "128x64x64_w4", "pipe", 208, 144, 304});
+    Cases.push_back({T, "128x64x64_w4", "pipe", 128, 64, 2048});
+  }
   Cases.push_back({"fp32", Base, "ieee", 200, 136, 300});
   Cases.push_back({"fp32", Base, "ieee", 200, 136, 300, true, true});
   Cases.push_back({"fp32", Base, "tf32", 200, 136, 300});
@@ -318,7 +334,7 @@ protected:
     K.launch(tilesOf(K, M, N), tile::Stream(), DA, DB, DC, DOut, i32(M), i32(N),
              i32(Kd), i32(SA.Row), i32(SA.Col), i32(SB.Row), i32(SB.Col));
     Ctx->synchronize();
-    bool Acc = Case.Variant == "acc";
+    bool Acc = Case.Variant == "acc" || Case.Variant == "pipe_acc";
     Reference Ref = matmulReference(
         A, SA, B, SB, Acc ? values(C) : std::vector<double>(), M, N, Kd);
     bool Exact = Case.Type != "fp32" || Case.Variant == "ieee";

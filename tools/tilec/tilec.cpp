@@ -68,6 +68,12 @@ cl::opt<std::string> kernelName("kernel",
 cl::opt<unsigned> numWarps("num-warps",
                            cl::desc("Warps per program (overrides @kernel)"),
                            cl::cat(category));
+cl::opt<unsigned> numStages(
+    "num-stages",
+    cl::desc("Iterations of a loop's tl.dot operand loads in flight at once, "
+             "as shared-memory slots filled by cp.async (overrides @kernel; "
+             "1 turns software pipelining off)"),
+    cl::cat(category));
 cl::opt<bool> report("report",
                       cl::desc("Assemble the PTX with ptxas -v and print each kernel's "
                                "registers, spills, stack and barriers to stderr"),
@@ -210,6 +216,10 @@ int compile() {
     errs() << "tilec: error: --num-warps must be a power of two from 1 to 32\n";
     return 1;
   }
+  if (numStages.getNumOccurrences() && (numStages == 0 || numStages > 1024)) {
+    errs() << "tilec: error: --num-stages must be between 1 and 1024\n";
+    return 1;
+  }
   if (!dumpStages.empty()) {
     std::error_code ec = sys::fs::create_directories(dumpStages);
     if (!ec && !sys::fs::is_directory(dumpStages))
@@ -249,6 +259,8 @@ int compile() {
   semaOptions.kernelName = kernelName;
   if (numWarps.getNumOccurrences())
     semaOptions.numWarps = numWarps;
+  if (numStages.getNumOccurrences())
+    semaOptions.numStages = numStages;
   for (const std::string &text : defines) {
     std::pair<std::string, tilec::ConstValue> define;
     std::string error;

@@ -120,6 +120,11 @@ int64_t mlir::tilec::getScratchBytes(Operation *op) {
                 elements += operand.getNumElements();
             return elements * getElementBytes(a);
           })
+          .Case([](tilegpu::LocalAllocOp alloc) {
+            tilegpu::MemDescType buffer = alloc.getType();
+            return buffer.getNumSlots() * buffer.getSlotElements() *
+                   getElementBytes(buffer.getElementType());
+          })
           .Case([](tile::AtomicRMWOp rmw) {
             return atomicBytes(rmw, rmw.getPtr());
           })
@@ -224,8 +229,12 @@ SharedMemoryAllocation::SharedMemoryAllocation(Operation *function) {
     int64_t bytes = getScratchBytes(op);
     if (bytes == 0)
       return;
+    // Slots live until their last reader; scratch only during its op.
+    SmallVector<Operation *> users{op};
+    if (isa<tilegpu::LocalAllocOp>(op))
+      users.append(op->user_begin(), op->user_end());
     buffers.push_back(
-        {op, bytes, numbering.getLifetime(op, {op}), /*offset=*/0});
+        {op, bytes, numbering.getLifetime(op, users), /*offset=*/0});
   });
   // Program order, as the numbering counts.
   llvm::stable_sort(buffers, [](const SharedBuffer &a, const SharedBuffer &b) {

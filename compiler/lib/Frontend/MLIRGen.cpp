@@ -47,6 +47,8 @@ bool MLIRGenerator::generateKernel(const KernelInstance &kernel) {
                                          builder.getFunctionType(argTypes, {}));
   func->setAttr(kKernelFuncAttr, builder.getUnitAttr());
   func->setAttr(kNumWarpsFuncAttr, builder.getI32IntegerAttr(kernel.numWarps));
+  func->setAttr(mlir::tile::kNumStagesAttr,
+                builder.getI32IntegerAttr(kernel.numStages));
   mlir::Block *entry = func.addEntryBlock();
   values.clear();
   for (auto [i, param] : llvm::enumerate(args)) {

@@ -46,6 +46,14 @@ void mlir::tilec::buildTileToTileGPUPipeline(OpPassManager &pm,
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // The operand loads of tensor-core dots in loops run num_stages - 1
+  // iterations ahead as cp.async copies into shared-memory slots.
+  tilegpu::TileGPUPipelineOptions pipeline;
+  pipeline.target = arch.str();
+  pipeline.sharedMemoryLimit = getSharedMemoryLimit(arch);
+  pm.addPass(tilegpu::createTileGPUPipeline(pipeline));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
 int64_t mlir::tilec::getSharedMemoryLimit(StringRef arch) {

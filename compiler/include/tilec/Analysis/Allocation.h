@@ -45,8 +45,10 @@ int64_t getElementBytes(Type type);
 ///    lowering combines within warps only;
 ///  - tile.scan: every element of every source;
 ///  - tile.dot: the elements of a and b, at a's element size;
-///  - tile.atomic_rmw / tile.atomic_cas: 8 on a scalar pointer, 0 on tiles.
-/// The buffer lives only during `op`.
+///  - tile.atomic_rmw / tile.atomic_cas: 8 on a scalar pointer, 0 on tiles;
+///  - tilegpu.local_alloc: every slot of its memdesc.
+/// The buffer lives only during `op`, but a local_alloc's until its last
+/// user (for the whole loop when that user is in one).
 int64_t getScratchBytes(Operation *op);
 
 /// A buffer's lifetime: the inclusive range of positions, in the pre-order
@@ -109,9 +111,9 @@ struct SharedBuffer {
 };
 
 /// The shared-memory allocation of one function: every op's scratch buffer
-/// (getScratchBytes), each a buffer that lives during its op only, placed
-/// by assignOffsets. Longer-lived buffers (pipelining's) would be further
-/// requests with lifetimes from OpNumbering::getLifetime.
+/// (getScratchBytes), each a buffer that lives during its op only, and the
+/// slots of every tilegpu.local_alloc, which live until their last user
+/// (OpNumbering::getLifetime), placed by assignOffsets.
 class SharedMemoryAllocation {
 public:
   explicit SharedMemoryAllocation(Operation *function);

@@ -7,8 +7,9 @@
 // ([M, K], rows along K) with ldmatrix.x4, four 8x8 blocks per 16x16
 // instruction tile; b ([K, N], rows along N) with ldmatrix.x4.trans, two
 // instruction tiles along N at a time (x2 for an odd last one).
-// The pattern here is convert_layout into a dot operand layout (the whole
-// operand at once); other element widths take the generic path.
+// The patterns here are convert_layout into a dot operand layout (the whole
+// operand at once; other element widths take the generic path) and
+// local_load, which reads a slot the pipeliner's cp.async copies filled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,28 +25,6 @@ using namespace mlir::tilec;
 
 namespace {
 
-/// Element offset (i32) of (row, col) of a tile with rows of `cols`
-/// elements stored with the swizzled layout `shared` (order [1, 0]); `col`
-/// may point inside a vector.
-Value swizzledOffset(Location loc, RewriterBase &rewriter,
-                     tilegpu::SwizzledSharedEncodingAttr shared, int64_t cols,
-                     Value row, Value col) {
-  auto constant = [&](int64_t v) { return i32Constant(loc, rewriter, v); };
-  Value vec = constant(shared.getVec());
-  Value phase = LLVM::URemOp::create(
-      rewriter, loc,
-      LLVM::UDivOp::create(rewriter, loc, row, constant(shared.getPerPhase())),
-      constant(shared.getMaxPhase()));
-  Value vector = LLVM::UDivOp::create(rewriter, loc, col, vec);
-  Value inVector = LLVM::URemOp::create(rewriter, loc, col, vec);
-  Value swizzled = LLVM::XOrOp::create(rewriter, loc, vector, phase);
-  Value rowStart = LLVM::MulOp::create(rewriter, loc, row, constant(cols));
-  Value colStart = LLVM::AddOp::create(
-      rewriter, loc, LLVM::MulOp::create(rewriter, loc, swizzled, vec),
-      inVector);
-  return LLVM::AddOp::create(rewriter, loc, rowStart, colStart);
-}
-
 /// Pointer to element `offset` of the staged tile.
 Value elementAddress(Location loc, RewriterBase &rewriter,
                      const StagedOperand &operand, Value offset) {
@@ -59,7 +38,7 @@ SmallVector<Value> emitLdmatrix(Location loc, RewriterBase &rewriter,
                                 const StagedOperand &operand, unsigned count,
                                 bool trans, Value row, Value col) {
   Value offset =
-      swizzledOffset(loc, rewriter, operand.shared, operand.shape[1], row, col);
+      emitSwizzledOffset(loc, rewriter, operand.shared, operand.shape[1], row, col);
   Value ptr =
       LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
                                elementAddress(loc, rewriter, operand, offset));
@@ -92,6 +71,35 @@ void appendElements(Location loc, RewriterBase &rewriter, Type element,
 
 } // namespace
 
+Value mlir::tilec::emitSwizzledOffset(
+    Location loc, RewriterBase &rewriter,
+    tilegpu::SwizzledSharedEncodingAttr shared, int64_t cols, Value row,
+    Value col) {
+  auto constant = [&](int64_t v) { return i32Constant(loc, rewriter, v); };
+  Value vec = constant(shared.getVec());
+  Value phase = LLVM::URemOp::create(
+      rewriter, loc,
+      LLVM::UDivOp::create(rewriter, loc, row, constant(shared.getPerPhase())),
+      constant(shared.getMaxPhase()));
+  Value vector = LLVM::UDivOp::create(rewriter, loc, col, vec);
+  Value inVector = LLVM::URemOp::create(rewriter, loc, col, vec);
+  Value swizzled = LLVM::XOrOp::create(rewriter, loc, vector, phase);
+  Value rowStart = LLVM::MulOp::create(rewriter, loc, row, constant(cols));
+  Value colStart = LLVM::AddOp::create(
+      rewriter, loc, LLVM::MulOp::create(rewriter, loc, swizzled, vec),
+      inVector);
+  return LLVM::AddOp::create(rewriter, loc, rowStart, colStart);
+}
+
+Value mlir::tilec::getSlotAddress(Location loc, RewriterBase &rewriter,
+                                  Value base, Value slot,
+                                  tilegpu::MemDescType buffer, Type element) {
+  Value first = LLVM::MulOp::create(
+      rewriter, loc, slot, i32Constant(loc, rewriter, buffer.getSlotElements()));
+  return LLVM::GEPOp::create(rewriter, loc, base.getType(), element, base,
+                             first);
+}
+
 StagedOperand mlir::tilec::stageOperand(Location loc, RewriterBase &rewriter,
                                         Value value, Value packed, Value base,
                                         tilegpu::DotOperandEncodingAttr layout,
@@ -122,7 +130,7 @@ StagedOperand mlir::tilec::stageOperand(Location loc, RewriterBase &rewriter,
                                                elements[first + i],
                                                i32Constant(loc, rewriter, i));
     }
-    Value offset = swizzledOffset(loc, rewriter, operand.shared, shape[1],
+    Value offset = emitSwizzledOffset(loc, rewriter, operand.shared, shape[1],
                                   indices[first][0], indices[first][1]);
     LLVM::StoreOp::create(rewriter, loc, stored,
                           elementAddress(loc, rewriter, operand, offset),
@@ -194,6 +202,23 @@ SmallVector<Value> mlir::tilec::loadOperandStep(Location loc,
   return elements;
 }
 
+SmallVector<Value> mlir::tilec::loadOperand(Location loc,
+                                            RewriterBase &rewriter,
+                                            const StagedOperand &operand) {
+  tilegpu::DotOperandEncodingAttr layout = operand.layout;
+  MmaThread thread = emitMmaThread(loc, rewriter, layout.getMmaParent());
+  ArrayRef<int64_t> shape = operand.shape;
+  int64_t repK = layout.getRepetitions(shape)[layout.getOpIdx() == 0 ? 1 : 0];
+  SmallVector<Value> results(tilegpu::getTotalElemsPerThread(layout, shape));
+  for (int64_t k = 0; k < repK; ++k) {
+    SmallVector<Value> step = loadOperandStep(loc, rewriter, operand, thread, k);
+    for (auto [position, element] :
+         llvm::zip_equal(getStepPositions(layout, shape, k), step))
+      results[position] = element;
+  }
+  return results;
+}
+
 SmallVector<int64_t>
 mlir::tilec::getStepPositions(tilegpu::DotOperandEncodingAttr layout,
                               ArrayRef<int64_t> shape, int64_t k) {
@@ -235,19 +260,42 @@ struct ConvertToDotOperand : OpConversionPattern<tilegpu::ConvertLayoutOp> {
     StagedOperand operand = stageOperand(loc, rewriter, op.getSrc(),
                                          adaptor.getSrc(), base, dot, element);
     emitBarrier(loc, rewriter);
-    MmaThread thread = emitMmaThread(loc, rewriter, dot.getMmaParent());
-    ArrayRef<int64_t> shape = dstType.getShape();
-    int64_t repK = dot.getRepetitions(shape)[dot.getOpIdx() == 0 ? 1 : 0];
-    SmallVector<Value> results(tilegpu::getTotalElemsPerThread(dot, shape));
-    for (int64_t k = 0; k < repK; ++k) {
-      SmallVector<Value> step =
-          loadOperandStep(loc, rewriter, operand, thread, k);
-      for (auto [position, element] :
-           llvm::zip_equal(getStepPositions(dot, shape, k), step))
-        results[position] = element;
-    }
     rewriter.replaceOp(
-        op, packElements(loc, results, getTypeConverter()->convertType(dstType),
+        op, packElements(loc, loadOperand(loc, rewriter, operand),
+                         getTypeConverter()->convertType(dstType), rewriter));
+    return success();
+  }
+};
+
+/// local_load of a slot into a 16-bit dot operand layout: every K step's
+/// registers with ldmatrix (the slot was written with the same swizzle).
+/// When only tensor-core dots use it, they read the slot one K step at a
+/// time (MmaDotOpToLLVM.cpp) and the local_load emits nothing.
+struct LocalLoadOpConversion : OpConversionPattern<tilegpu::LocalLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::LocalLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Type converted = getTypeConverter()->convertType(type);
+    // Tensor-core dots read their slots themselves, step by step.
+    if (llvm::all_of(op->getUsers(),
+                     [](Operation *user) { return isa<tile::DotOp>(user); })) {
+      rewriter.replaceOpWithNewOp<LLVM::PoisonOp>(op, converted);
+      return success();
+    }
+    tilegpu::MemDescType buffer = op.getBuffer().getType();
+    Type element = getTypeConverter()->convertType(type.getElementType());
+    StagedOperand operand{
+        getSlotAddress(loc, rewriter, adaptor.getBuffer(), adaptor.getSlot(),
+                       buffer, element),
+        cast<tilegpu::SwizzledSharedEncodingAttr>(buffer.getEncoding()),
+        cast<tilegpu::DotOperandEncodingAttr>(type.getEncoding()),
+        SmallVector<int64_t>(type.getShape()), element};
+    rewriter.replaceOp(
+        op, packElements(loc, loadOperand(loc, rewriter, operand), converted,
                          rewriter));
     return success();
   }
@@ -258,4 +306,6 @@ struct ConvertToDotOperand : OpConversionPattern<tilegpu::ConvertLayoutOp> {
 void mlir::tilec::populateLoadMatrixToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<ConvertToDotOperand>(converter, patterns.getContext());
+  patterns.add<LocalLoadOpConversion>(converter, patterns.getContext(),
+                                      kTilePatternBenefit);
 }

@@ -3,11 +3,13 @@
 // tile.dot whose accumulator has an MMA layout: for every K step (16) and
 // every 16x8 tile of its accumulator, each warp runs one
 // mma.sync.aligned.m16n8k16 (row-major a, column-major b, fp32 accumulate)
-// on fp16 or bf16 inputs. An operand already in its dot operand layout is
-// read from registers; any other operand is staged by the dot itself in
-// its shared-memory scratch (a at the start, b after it), and each K step
-// reads its registers with ldmatrix just before its products, so that only
-// one step's operands are live at a time.
+// on fp16 or bf16 inputs. An operand that a local_load reads from a
+// pipelined shared-memory slot is read from that slot; one already in its
+// dot operand layout is read from registers; any other operand is staged
+// by the dot itself in its shared-memory scratch (a at the start, b after
+// it). Operands in shared memory are read one K step at a time with
+// ldmatrix just before its products, so that only one step's operands are
+// live at a time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,7 +98,18 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
       OperandSource source;
       source.layout =
           dyn_cast<tilegpu::DotOperandEncodingAttr>(type.getEncoding());
-      if (source.layout) {
+      if (auto slot = value.getDefiningOp<tilegpu::LocalLoadOp>()) {
+        // A pipelined slot: read each K step from it just before its
+        // products (the local_load itself emits nothing).
+        tilegpu::MemDescType buffer = slot.getBuffer().getType();
+        source.staged = StagedOperand{
+            getSlotAddress(loc, rewriter,
+                           rewriter.getRemappedValue(slot.getBuffer()),
+                           rewriter.getRemappedValue(slot.getSlot()), buffer,
+                           element),
+            cast<tilegpu::SwizzledSharedEncodingAttr>(buffer.getEncoding()),
+            source.layout, SmallVector<int64_t>(type.getShape()), element};
+      } else if (source.layout) {
         if (source.layout.getParent() != mma ||
             source.layout.getOpIdx() != index || source.layout.getKWidth() != 2)
           return op.emitOpError("operand ")

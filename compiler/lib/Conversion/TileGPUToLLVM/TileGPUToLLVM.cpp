@@ -75,6 +75,7 @@ struct ConvertTileGPUToLLVMPass
     populateDotOpToLLVMPatterns(converter, patterns);
     populateMmaDotOpToLLVMPatterns(converter, patterns);
     populateLoadMatrixToLLVMPatterns(converter, patterns);
+    populateAsyncCopyOpToLLVMPatterns(converter, patterns);
     populateHintOpToLLVMPatterns(converter, patterns);
     populateBarrierOpToLLVMPatterns(converter, patterns);
     populateMemoryOpToLLVMPatterns(converter, patterns, axisInfo);

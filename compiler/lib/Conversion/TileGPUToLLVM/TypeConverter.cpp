@@ -1,7 +1,8 @@
 //===- TypeConverter.cpp - Types of the tilegpu-to-LLVM lowering ----------===//
 //
 // Tiles (blocked or slice layouts) become per-thread structs of their
-// elements; pointers become global (address space 1) LLVM pointers.
+// elements; pointers become global (address space 1) LLVM pointers, and
+// shared-memory slots (memdesc) shared (address space 3) ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,11 +17,17 @@ using namespace mlir::tilec;
 
 /// Address space of global memory in NVVM.
 constexpr unsigned kGlobalAddressSpace = 1;
+/// Address space of shared memory in NVVM.
+constexpr unsigned kSharedAddressSpace = 3;
 
 TileGPUToLLVMTypeConverter::TileGPUToLLVMTypeConverter(MLIRContext *context)
     : LLVMTypeConverter(context) {
   addConversion([context](tile::PointerType) -> Type {
     return LLVM::LLVMPointerType::get(context, kGlobalAddressSpace);
+  });
+  // Slots in shared memory: their first byte.
+  addConversion([context](tilegpu::MemDescType) -> Type {
+    return LLVM::LLVMPointerType::get(context, kSharedAddressSpace);
   });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     Attribute layout = type.getEncoding();

@@ -25,6 +25,19 @@ struct StagedOperand {
   Type element;                               ///< A 16-bit LLVM type.
 };
 
+/// Element offset (i32) of (row, col) of a tile with rows of `cols`
+/// elements stored with the swizzled layout `shared` (order [1, 0]); `col`
+/// may point inside a vector.
+Value emitSwizzledOffset(Location loc, RewriterBase &rewriter,
+                         tilegpu::SwizzledSharedEncodingAttr shared,
+                         int64_t cols, Value row, Value col);
+
+/// Pointer to the first element of slot `slot` (i32) of `buffer`, whose
+/// slots start at `base` (!llvm.ptr<3>); `element` is the converted element
+/// type.
+Value getSlotAddress(Location loc, RewriterBase &rewriter, Value base,
+                     Value slot, tilegpu::MemDescType buffer, Type element);
+
 /// Stores every element of the distributed tile `value` (converted `packed`)
 /// at `base` with the ldmatrix swizzle (no barrier), and returns the staged
 /// operand that `layout` reads. `element` is the converted element type
@@ -41,6 +54,11 @@ StagedOperand stageOperand(Location loc, RewriterBase &rewriter, Value value,
 SmallVector<Value> loadOperandStep(Location loc, RewriterBase &rewriter,
                                    const StagedOperand &operand,
                                    const MmaThread &thread, int64_t k);
+
+/// Every element of `operand` in the register order of its dot operand
+/// layout, each K step read with loadOperandStep (no barrier).
+SmallVector<Value> loadOperand(Location loc, RewriterBase &rewriter,
+                               const StagedOperand &operand);
 
 /// Where the elements of K step `k`, in the order loadOperandStep returns
 /// them, sit in the register order of dot operand `layout` for a tile of

@@ -70,9 +70,15 @@ void populateDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
 void populateMmaDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 
-/// convert_layout into dot operand layouts: swizzled scratch and ldmatrix.
+/// convert_layout into dot operand layouts (swizzled scratch and ldmatrix)
+/// and local_load of a slot into them (ldmatrix).
 void populateLoadMatrixToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                       RewritePatternSet &patterns);
+
+/// local_alloc, async_copy (cp.async into swizzled slots),
+/// async_commit_group and async_wait.
+void populateAsyncCopyOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                       RewritePatternSet &patterns);
 
 /// hint (multiple_of, max_contiguous): the identity at run time.
 void populateHintOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,

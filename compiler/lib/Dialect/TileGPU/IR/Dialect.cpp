@@ -1,6 +1,6 @@
 //===- Dialect.cpp - The tilegpu dialect ----------------------------------===//
 //
-// Registers the tilegpu dialect's attributes and operations and reads its
+// Registers the tilegpu dialect's attributes, types and operations and reads its
 // module-level attributes.
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +20,9 @@ using namespace mlir::tilegpu;
 
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tilec/Dialect/TileGPU/IR/TileGPUTypes.cpp.inc"
 
 namespace {
 /// Prints layouts as `#blocked`, `#blocked1`, `#slice`, ... aliases, as Triton does.
@@ -45,6 +48,10 @@ void TileGPUDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "tilec/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tilec/Dialect/TileGPU/IR/TileGPUTypes.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST

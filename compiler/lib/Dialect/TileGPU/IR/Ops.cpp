@@ -1,6 +1,7 @@
 //===- Ops.cpp - Operations of the tilegpu dialect ------------------------===//
 //
-// Folding of layout conversions.
+// Folding of layout conversions; verification of the shared-memory slot
+// ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,4 +24,44 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
     if (inner.getSrc().getType() == getResult().getType())
       return inner.getSrc();
   return {};
+}
+
+/// Whether `tile` holds the elements of one slot of `buffer`: the slot's
+/// shape and `element` as its element type.
+static bool matchesSlot(MemDescType buffer, RankedTensorType tile,
+                        Type element) {
+  return tile.getShape() == buffer.getSlotShape() &&
+         element == buffer.getElementType();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  MemDescType buffer = getBuffer().getType();
+  auto ptrs = cast<RankedTensorType>(getPtrs().getType());
+  auto pointee =
+      cast<tile::PointerType>(ptrs.getElementType()).getPointeeType();
+  if (!matchesSlot(buffer, ptrs, pointee))
+    return emitOpError("copies ")
+           << ptrs << " into slots of " << buffer << ": shapes or types differ";
+  if (Value mask = getMask())
+    if (cast<RankedTensorType>(mask.getType()).getShape() != ptrs.getShape())
+      return emitOpError("mask shape differs from the pointers' shape");
+  int64_t bytes = getVec() * std::max(1u, pointee.getIntOrFloatBitWidth() / 8);
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    return emitOpError("copies vectors of ")
+           << bytes << " bytes; cp.async moves 4, 8 or 16";
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  MemDescType buffer = getBuffer().getType();
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (!matchesSlot(buffer, result, result.getElementType()))
+    return emitOpError("reads ")
+           << result << " from slots of " << buffer
+           << ": shapes or types differ";
+  auto operand = dyn_cast_or_null<DotOperandEncodingAttr>(result.getEncoding());
+  if (!operand || result.getElementType().getIntOrFloatBitWidth() != 16)
+    return emitOpError("reads 16-bit tensor-core operands only, not ")
+           << result;
+  return success();
 }

@@ -20,15 +20,6 @@ using namespace mlir::tilegpu;
 
 namespace {
 
-/// The compute capability in `target` ("sm_90a" -> 90), or 0.
-unsigned getComputeCapability(StringRef target) {
-  unsigned capability = 0;
-  if (!target.consume_front("sm_"))
-    return 0;
-  target.consume_back("a");
-  return target.getAsInteger(10, capability) ? 0 : capability;
-}
-
 /// Warps along M and N for an [m, n] result computed in 16x8 tiles: each
 /// doubling goes to the dimension with more elements per warp that still
 /// has a whole instruction tile per warp; warps that fit nowhere replicate

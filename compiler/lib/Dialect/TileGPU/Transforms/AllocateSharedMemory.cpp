@@ -144,6 +144,17 @@ std::string describeOwner(Operation *op) {
       .Case([&](tile::ReshapeOp reshape) {
         return "tl.reshape (of " + shape(reshape.getSrc()) + ")";
       })
+      .Case([&](tilegpu::LocalAllocOp alloc) {
+        tilegpu::MemDescType buffer = alloc.getType();
+        std::string text = "tl.load, staged in " +
+                           std::to_string(buffer.getNumSlots()) +
+                           " slots of ";
+        for (int64_t dim : buffer.getSlotShape())
+          text += std::to_string(dim) + "x";
+        llvm::raw_string_ostream os(text);
+        os << buffer.getElementType() << " (num_stages)";
+        return text;
+      })
       .Case([&](tilegpu::ConvertLayoutOp convert) {
         return "layout conversion (of " + shape(convert.getSrc()) + ")";
       })

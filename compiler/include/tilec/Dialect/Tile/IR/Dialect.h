@@ -30,6 +30,11 @@
 
 namespace mlir::tile {
 
+/// Function attribute (i32): the kernel's num_stages, how many iterations of
+/// a loop's tensor-core operand loads may be in flight at once (from its
+/// decorator or the command line); tilegpu-pipeline reads it.
+constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
+
 /// Returns the element type that a pointer or a tile of pointers points at,
 /// shaped like `ptrLike` (a scalar for a scalar pointer, a tensor for a tile).
 Type getPointeeType(Type ptrLike);

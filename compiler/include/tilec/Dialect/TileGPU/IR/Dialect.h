@@ -14,6 +14,9 @@
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/TileGPU/IR/TileGPUAttrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "tilec/Dialect/TileGPU/IR/TileGPUTypes.h.inc"
+
 #define GET_OP_CLASSES
 #include "tilec/Dialect/TileGPU/IR/TileGPUOps.h.inc"
 

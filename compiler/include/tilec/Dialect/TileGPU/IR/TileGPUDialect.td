@@ -21,6 +21,7 @@ def TileGPU_Dialect : Dialect {
     dialect adds layout conversions.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let dependentDialects = ["::mlir::tile::TileDialect"];
   let extraClassDeclaration = [{
     /// Function (or module) attribute: warps per program.

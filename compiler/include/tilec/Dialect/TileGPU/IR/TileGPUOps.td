@@ -1,13 +1,15 @@
 //===- TileGPUOps.td - Operations of the tilegpu dialect ---*- tablegen -*-===//
 //
-// Layout conversion between encodings of the same tile.
+// Layout conversion between encodings of the same tile; shared-memory
+// slots, the asynchronous copies that fill them and the loads that read them
+// (software pipelining of tl.dot operands).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_DIALECT_TILEGPU_IR_TILEGPUOPS_TD
 #define TILEC_DIALECT_TILEGPU_IR_TILEGPUOPS_TD
 
-include "tilec/Dialect/TileGPU/IR/TileGPUAttrs.td"
+include "tilec/Dialect/TileGPU/IR/TileGPUTypes.td"
 include "tilec/Dialect/Tile/IR/TileTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -21,6 +23,76 @@ def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure,
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory slots and asynchronous copies
+//===----------------------------------------------------------------------===//
+
+def TileGPU_LocalAllocOp : TileGPU_Op<"local_alloc",
+    [MemoryEffects<[MemAlloc]>]> {
+  let summary = "Shared memory for the slots of a tile";
+  let description = [{
+    A buffer of the kernel's shared memory that lives from here to its last
+    use (tilegpu-allocate-shared-memory places it; inside a loop, for the
+    whole loop).
+  }];
+  let results = (outs TileGPU_MemDescType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Copy a tile from global memory into a slot, asynchronously";
+  let description = [{
+    Every thread starts copying the elements of `ptrs` it holds into slot
+    `slot` of `buffer`, in vectors of `vec` elements (at least 4 bytes,
+    contiguous and aligned in global memory along the fastest dimension, and
+    with one mask value each). Elements whose `mask` is false are written as
+    zeros and not read. The copies complete at a later `async_wait`; until
+    then the slot may not be read. (cp.async on sm_80 and later.)
+  }];
+  let arguments = (ins Tile_PtrTensor:$ptrs, TileGPU_MemDescType:$buffer,
+                       I32:$slot, Optional<Tile_I1Tensor>:$mask,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$vec);
+  let assemblyFormat = [{
+    $ptrs `,` $buffer `[` $slot `]` (`mask` $mask^)? attr-dict `:`
+    type($ptrs) `,` qualified(type($buffer)) (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group",
+    [MemoryEffects<[MemWrite]>]> {
+  let summary = "Close the group of this thread's outstanding async copies";
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Wait until at most `pending` groups of copies are in flight";
+  let description = [{
+    Waits for this thread's copies only: a barrier must follow before other
+    threads read what they wrote.
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pending);
+  let assemblyFormat = "$pending attr-dict";
+}
+
+def TileGPU_LocalLoadOp : TileGPU_Op<"local_load",
+    [MemoryEffects<[MemRead]>]> {
+  let summary = "Read one slot into registers";
+  let description = [{
+    The tile in slot `slot` of `buffer`, in the registers of the result's
+    layout (a 16-bit tensor-core operand layout, read with ldmatrix).
+  }];
+  let arguments = (ins TileGPU_MemDescType:$buffer, I32:$slot);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $buffer `[` $slot `]` attr-dict `:` qualified(type($buffer)) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUOPS_TD

@@ -13,6 +13,16 @@
 
 namespace mlir::tilegpu {
 
+/// The compute capability a target names ("sm_90a" -> 90), or 0 when it
+/// names none.
+inline unsigned getComputeCapability(llvm::StringRef target) {
+  unsigned capability = 0;
+  if (!target.consume_front("sm_"))
+    return 0;
+  target.consume_back("a");
+  return target.getAsInteger(10, capability) ? 0 : capability;
+}
+
 #define GEN_PASS_DECL
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
 

@@ -57,6 +57,35 @@ def TileGPUAccelerateDot
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
+  let summary = "Multi-buffer the loads that feed tensor-core dots in loops";
+  let description = [{
+    For a kernel with `tile.num_stages` = S >= 2, in every `scf.for` whose
+    body loads an operand of a tensor-core `tile.dot` (16-bit, loaded
+    straight into the dot, masked-off elements zero, contiguous along rows
+    in vectors of at least 4 bytes with one mask value per vector), the
+    load becomes an asynchronous copy (`tilegpu.async_copy`, cp.async) into
+    one of S shared-memory slots, issued S-1 iterations ahead of the dot
+    that uses it: S-1 iterations are issued before the loop, each iteration
+    waits for its own slot (`async_wait`, then a barrier), reads it with
+    `local_load`, issues the copies of iteration i+S-1 into the slot read
+    one iteration earlier, and then multiplies. The pointer and mask
+    arithmetic the loads need runs S-1 iterations ahead with them (it may
+    not depend on anything else the loop computes). Fewer stages are used
+    when S slots of every operand would not fit beside the kernel's other
+    shared memory; loops that do not qualify are left as they are.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"sm_80\"",
+           "The target GPU (cp.async needs sm_80 or later)">,
+    Option<"sharedMemoryLimit", "shared-memory-limit", "int64_t", "0",
+           "Bytes of shared memory a program may use (0: no limit)">
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TestPrintAxisInfo : Pass<"test-print-axis-info", "mlir::ModuleOp"> {
   let summary = "Print the axis-info analysis of every integer and pointer value";
   let description = [{

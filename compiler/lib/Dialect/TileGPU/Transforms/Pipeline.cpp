@@ -1,0 +1,431 @@
+//===- Pipeline.cpp - tilegpu-pipeline ------------------------------------===//
+//
+// Software pipelining of the global loads that feed tensor-core dots in
+// loops: each such load becomes a cp.async copy into one of num_stages
+// shared-memory slots, issued num_stages - 1 iterations ahead of the dot
+// that reads it (docs/architecture.md, "Software pipelining").
+//
+// The analysis decides per loop which loads qualify and which ops compute
+// their pointers and masks (stage 0: they run ahead with the copies); the
+// rewrite then builds the prologue, the new loop and the drain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Analysis/Allocation.h"
+#include "tilec/Analysis/AxisInfo.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tilegpu {
+#define GEN_PASS_DEF_TILEGPUPIPELINE
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace mlir::tilegpu
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+
+/// The most slots per load: more stages than this add shared memory and
+/// prologue code without hiding more latency.
+constexpr unsigned kMaxStages = 8;
+
+/// A load that becomes asynchronous copies into slots.
+struct PipelinedLoad {
+  tile::LoadOp load;
+  tile::DotOp dot;
+  unsigned opIdx = 0; ///< Which operand of `dot` it is.
+  int64_t vec = 1;    ///< Elements per cp.async.
+};
+
+/// What the analysis found in one loop.
+struct LoopPlan {
+  scf::ForOp loop;
+  unsigned numStages = 0;
+  SmallVector<PipelinedLoad> loads;
+  /// Ops of the body that run ahead with the copies (loads included).
+  llvm::SetVector<Operation *> stage0;
+  /// Iteration arguments (by number) that only stage 0 reads.
+  llvm::SmallDenseSet<unsigned> stage0Args;
+};
+
+/// Whether `value` is a constant whose every element is +0.0.
+bool isPositiveZero(Value value) {
+  return matchPattern(value, m_PosZeroFloat());
+}
+
+/// The copy width for `load` into a dot operand: elements per cp.async, or
+/// 0 when the load cannot be copied asynchronously.
+int64_t getCopyWidth(tile::LoadOp load, const tilec::ModuleAxisInfo &axisInfo) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || type.getRank() != 2 ||
+      type.getElementType().getIntOrFloatBitWidth() != 16)
+    return 0;
+  if (load.getOther() && !isPositiveZero(load.getOther()))
+    return 0;
+  auto layout = getBlockedEncoding(type);
+  if (!layout || layout.getOrder()[0] != 1 ||
+      isReplicated(layout, type.getShape()))
+    return 0;
+  int64_t run = getContigPerThread(layout, type.getShape())[1];
+  int64_t vec = axisInfo.getVectorWidth(load.getPtr(), 1, run);
+  vec = std::min<int64_t>(vec, 8); // the 16-byte vectors of the swizzle
+  if (Value mask = load.getMask())
+    if (axisInfo.lookup(mask).getConstancy(1) % vec != 0)
+      return 0;
+  return vec * 2 >= 4 ? vec : 0;
+}
+
+/// Adds to `plan` the ops of the loop body that compute `values`, and the
+/// iteration arguments they read (with what the previous iteration yields
+/// for them). False when one of them cannot run ahead: it has regions or
+/// side effects.
+bool collectStage0(LoopPlan &plan, ArrayRef<Value> values) {
+  Block *body = plan.loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  SmallVector<Value> worklist(values);
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() != body || arg == plan.loop.getInductionVar())
+        continue;
+      unsigned number = arg.getArgNumber() - 1;
+      if (plan.stage0Args.insert(number).second)
+        worklist.push_back(yield.getOperand(number));
+      continue;
+    }
+    Operation *op = value.getDefiningOp();
+    if (op->getBlock() != body || plan.stage0.contains(op))
+      continue;
+    if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
+      return false;
+    plan.stage0.insert(op);
+    worklist.append(op->operand_begin(), op->operand_end());
+  }
+  return true;
+}
+
+/// Whether what stage 0 computes ahead stays its own: its iteration
+/// arguments are unused after the loop, and nothing computed from them
+/// reaches an op outside stage 0 or the yield of another argument
+/// (stage-0 ops that read only the induction variable and invariants may
+/// also serve the rest of the body).
+bool isSelfContained(LoopPlan &plan) {
+  Block *body = plan.loop.getBody();
+  Operation *yield = body->getTerminator();
+  SmallVector<Value> worklist;
+  for (unsigned number : plan.stage0Args) {
+    if (!plan.loop.getResult(number).use_empty())
+      return false;
+    worklist.push_back(plan.loop.getRegionIterArg(number));
+  }
+  llvm::SmallPtrSet<Operation *, 16> visited;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = body->findAncestorOpInBlock(*use.getOwner());
+      if (user == yield) {
+        if (!plan.stage0Args.contains(use.getOperandNumber()))
+          return false;
+        continue;
+      }
+      if (!user || !plan.stage0.contains(user))
+        return false;
+      // A pipelined load's value comes from its slot, in its own iteration.
+      if (!isa<tile::LoadOp>(user) && visited.insert(user).second)
+        worklist.append(user->result_begin(), user->result_end());
+    }
+  }
+  return true;
+}
+
+/// The loads of `loop` to pipeline with `numStages` stages, or nothing.
+std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
+                                    const tilec::ModuleAxisInfo &axisInfo) {
+  if (loop.getUnsignedCmp())
+    return std::nullopt;
+  LoopPlan plan;
+  plan.loop = loop;
+  plan.numStages = numStages;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto dot = dyn_cast<tile::DotOp>(op);
+    if (!dot ||
+        !isa_and_nonnull<MmaEncodingAttr>(getLayout(dot.getC().getType())))
+      continue;
+    for (unsigned opIdx : {0u, 1u}) {
+      auto load = dot->getOperand(opIdx).getDefiningOp<tile::LoadOp>();
+      if (!load || load->getBlock() != loop.getBody() || !load->hasOneUse() ||
+          !load->getDiscardableAttrs().empty())
+        continue;
+      int64_t vec = getCopyWidth(load, axisInfo);
+      if (vec == 0)
+        continue;
+      plan.loads.push_back({load, dot, opIdx, vec});
+    }
+  }
+  if (plan.loads.empty())
+    return std::nullopt;
+  for (PipelinedLoad &pipelined : plan.loads) {
+    plan.stage0.insert(pipelined.load);
+    SmallVector<Value> operands{pipelined.load.getPtr()};
+    if (Value mask = pipelined.load.getMask())
+      operands.push_back(mask);
+    if (!collectStage0(plan, operands))
+      return std::nullopt;
+  }
+  if (!isSelfContained(plan))
+    return std::nullopt;
+  return plan;
+}
+
+/// Bytes one slot of `load`'s tile takes.
+int64_t getSlotBytes(tile::LoadOp load) {
+  auto type = cast<RankedTensorType>(load.getType());
+  return type.getNumElements() * tilec::getElementBytes(type);
+}
+
+/// Builds the prologue, the pipelined loop and the drain for `plan`.
+class LoopPipeliner {
+public:
+  explicit LoopPipeliner(LoopPlan &plan) : plan(plan), loop(plan.loop) {}
+
+  void run() {
+    OpBuilder builder(loop);
+    Location loc = loop.getLoc();
+    unsigned stages = plan.numStages;
+    for (PipelinedLoad &pipelined : plan.loads) {
+      auto type = cast<RankedTensorType>(pipelined.load.getType());
+      SmallVector<int64_t> shape{stages};
+      shape.append(type.getShape().begin(), type.getShape().end());
+      auto shared = SwizzledSharedEncodingAttr::getForLdmatrix(
+          builder.getContext(), type.getShape(), 16);
+      auto memdesc = MemDescType::get(builder.getContext(), shape,
+                                      type.getElementType(), shared);
+      buffers.push_back(
+          LocalAllocOp::create(builder, pipelined.load.getLoc(), memdesc));
+    }
+
+    // Prologue: iterations 0 .. stages-2 into slots 0 .. stages-2.
+    IRMapping prologue;
+    for (unsigned number : plan.stage0Args)
+      prologue.map(loop.getRegionIterArg(number), loop.getInitArgs()[number]);
+    for (unsigned j = 0; j + 1 < stages; ++j) {
+      Value iv = loop.getLowerBound();
+      if (j > 0)
+        iv = arith::AddIOp::create(
+            builder, loc, iv,
+            arith::MulIOp::create(builder, loc, loop.getStep(),
+                                  constant(builder, iv.getType(), j)));
+      emitStage0(builder, prologue, iv,
+                 constant(builder, builder.getI32Type(), j));
+    }
+
+    // The loop: the stage-0 arguments start `stages - 1` iterations ahead;
+    // one more argument counts the slot to read.
+    SmallVector<Value> inits(loop.getInitArgs());
+    for (unsigned number : plan.stage0Args)
+      inits[number] = prologue.lookupOrDefault(loop.getRegionIterArg(number));
+    inits.push_back(constant(builder, builder.getI32Type(), 0));
+    auto newLoop =
+        scf::ForOp::create(builder, loc, loop.getLowerBound(),
+                           loop.getUpperBound(), loop.getStep(), inits);
+    buildBody(newLoop);
+
+    // Drain: the last copies (all masked off) complete before the slots'
+    // bytes are reused.
+    AsyncWaitOp::create(builder, loc, 0);
+    for (auto [oldResult, newResult] :
+         llvm::zip(loop.getResults(), newLoop.getResults()))
+      oldResult.replaceAllUsesWith(newResult);
+    loop.erase();
+  }
+
+private:
+  static Value constant(OpBuilder &builder, Type type, int64_t value) {
+    return arith::ConstantOp::create(builder, builder.getUnknownLoc(),
+                                     builder.getIntegerAttr(type, value));
+  }
+
+  /// Clones stage 0 for induction value `iv` (the arguments it reads
+  /// mapped in `mapping`), turns its loads into copies into `slot`, masked
+  /// off past the loop's end, commits them as one group, and maps the
+  /// stage-0 arguments to the values this iteration yields for them.
+  void emitStage0(OpBuilder &builder, IRMapping &mapping, Value iv,
+                  Value slot) {
+    Location loc = loop.getLoc();
+    mapping.map(loop.getInductionVar(), iv);
+    Value inRange = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::slt, iv, loop.getUpperBound());
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (!plan.stage0.contains(&op))
+        continue;
+      auto load = dyn_cast<tile::LoadOp>(op);
+      if (!load) {
+        builder.clone(op, mapping);
+        continue;
+      }
+      unsigned index = getLoadIndex(load);
+      auto type = cast<RankedTensorType>(load.getType());
+      auto maskType = RankedTensorType::get(
+          type.getShape(), builder.getI1Type(), type.getEncoding());
+      Value mask =
+          tile::SplatOp::create(builder, load.getLoc(), maskType, inRange);
+      if (Value userMask = load.getMask())
+        mask = arith::AndIOp::create(builder, load.getLoc(),
+                                     mapping.lookupOrDefault(userMask), mask);
+      AsyncCopyOp::create(builder, load.getLoc(),
+                          mapping.lookupOrDefault(load.getPtr()),
+                          buffers[index], slot, mask, plan.loads[index].vec);
+    }
+    AsyncCommitGroupOp::create(builder, loc);
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    SmallVector<std::pair<Value, Value>> next;
+    for (unsigned number : plan.stage0Args)
+      next.push_back({loop.getRegionIterArg(number),
+                      mapping.lookupOrDefault(yield.getOperand(number))});
+    for (auto [arg, value] : next)
+      mapping.map(arg, value);
+  }
+
+  /// The body of the pipelined loop: wait for this iteration's slot, read
+  /// it, issue the copies `stages - 1` iterations ahead into the slot read
+  /// last iteration, then the original computation.
+  void buildBody(scf::ForOp newLoop) {
+    OpBuilder builder = OpBuilder::atBlockBegin(newLoop.getBody());
+    Location loc = loop.getLoc();
+    unsigned stages = plan.numStages;
+    Value slot = newLoop.getRegionIterArgs().back();
+    Type i32 = builder.getI32Type();
+    AsyncWaitOp::create(builder, loc, stages - 2);
+    tile::BarrierOp::create(builder, loc);
+
+    IRMapping current;
+    current.map(loop.getInductionVar(), newLoop.getInductionVar());
+    for (auto [oldArg, newArg] :
+         llvm::zip(loop.getRegionIterArgs(), newLoop.getRegionIterArgs()))
+      current.map(oldArg, newArg);
+    for (auto [index, pipelined] : llvm::enumerate(plan.loads)) {
+      auto type = cast<RankedTensorType>(pipelined.load.getType());
+      auto mma =
+          cast<MmaEncodingAttr>(getLayout(pipelined.dot.getC().getType()));
+      auto operandType = RankedTensorType::get(
+          type.getShape(), type.getElementType(),
+          DotOperandEncodingAttr::get(builder.getContext(), pipelined.opIdx,
+                                      mma, 2));
+      current.map(pipelined.load.getResult(),
+                  LocalLoadOp::create(builder, pipelined.load.getLoc(),
+                                      operandType, buffers[index], slot));
+    }
+
+    // Ahead: iteration i + stages - 1 into slot (slot - 1) mod stages.
+    IRMapping ahead;
+    for (unsigned number : plan.stage0Args)
+      ahead.map(loop.getRegionIterArg(number),
+                newLoop.getRegionIterArgs()[number]);
+    Value distance = arith::MulIOp::create(
+        builder, loc, loop.getStep(),
+        constant(builder, loop.getStep().getType(), stages - 1));
+    Value aheadIv = arith::AddIOp::create(builder, loc,
+                                          newLoop.getInductionVar(), distance);
+    Value isFirst =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, slot,
+                              constant(builder, i32, 0));
+    Value writeSlot = arith::SelectOp::create(
+        builder, loc, isFirst, constant(builder, i32, stages - 1),
+        arith::SubIOp::create(builder, loc, slot, constant(builder, i32, 1)));
+    emitStage0(builder, ahead, aheadIv, writeSlot);
+
+    // The original computation, reading the slots; stage-0 ops that only
+    // fed the loads are left behind.
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (isa<tile::LoadOp>(op) && plan.stage0.contains(&op))
+        continue;
+      if (plan.stage0.contains(&op) && !isUsedBeyondStage0(&op, yield))
+        continue;
+      builder.clone(op, current);
+    }
+    SmallVector<Value> results;
+    for (auto [number, value] : llvm::enumerate(yield.getOperands()))
+      results.push_back(plan.stage0Args.contains(number)
+                            ? ahead.lookupOrDefault(value)
+                            : current.lookupOrDefault(value));
+    Value nextSlot =
+        arith::AddIOp::create(builder, loc, slot, constant(builder, i32, 1));
+    Value wraps =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, nextSlot,
+                              constant(builder, i32, stages));
+    results.push_back(arith::SelectOp::create(
+        builder, loc, wraps, constant(builder, i32, 0), nextSlot));
+    scf::YieldOp::create(builder, loc, results);
+  }
+
+  /// Whether a result of the stage-0 op `op` is used by an op outside stage
+  /// 0 or yielded for an argument outside it.
+  bool isUsedBeyondStage0(Operation *op, scf::YieldOp yield) const {
+    for (OpOperand &use : op->getUses()) {
+      Operation *user = use.getOwner();
+      if (user == yield ? !plan.stage0Args.contains(use.getOperandNumber())
+                        : !plan.stage0.contains(user))
+        return true;
+    }
+    return false;
+  }
+
+  unsigned getLoadIndex(tile::LoadOp load) const {
+    for (auto [index, pipelined] : llvm::enumerate(plan.loads))
+      if (pipelined.load == load)
+        return index;
+    llvm_unreachable("not a pipelined load");
+  }
+
+  LoopPlan &plan;
+  scf::ForOp loop;
+  SmallVector<Value> buffers;
+};
+
+struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (getComputeCapability(target) < 80)
+      return;
+    ModuleOp module = getOperation();
+    tilec::ModuleAxisInfo axisInfo(module);
+    SmallVector<LoopPlan> plans;
+    module.walk([&](func::FuncOp func) {
+      auto stagesAttr = func->getAttrOfType<IntegerAttr>(tile::kNumStagesAttr);
+      if (!stagesAttr || stagesAttr.getInt() < 2)
+        return;
+      unsigned stages = std::min<int64_t>(stagesAttr.getInt(), kMaxStages);
+      // The largest buffer the function has without pipelining, which the
+      // slots must fit beside.
+      int64_t otherBytes = 0;
+      func.walk([&](Operation *op) {
+        otherBytes = std::max(otherBytes, tilec::getScratchBytes(op));
+      });
+      func.walk([&](scf::ForOp loop) {
+        std::optional<LoopPlan> plan = analyzeLoop(loop, stages, axisInfo);
+        if (!plan)
+          return;
+        int64_t slotBytes = 0;
+        for (PipelinedLoad &pipelined : plan->loads)
+          slotBytes += getSlotBytes(pipelined.load);
+        while (plan->numStages > 2 && sharedMemoryLimit > 0 &&
+               plan->numStages * slotBytes + otherBytes > sharedMemoryLimit)
+          --plan->numStages;
+        if (sharedMemoryLimit > 0 &&
+            plan->numStages * slotBytes + otherBytes > sharedMemoryLimit)
+          return;
+        plans.push_back(std::move(*plan));
+      });
+    });
+    for (LoopPlan &plan : plans)
+      LoopPipeliner(plan).run();
+  }
+};
+
+} // namespace

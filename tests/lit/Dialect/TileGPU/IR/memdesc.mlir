@@ -1,0 +1,71 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+// Shared-memory slots and the asynchronous copies into them print and parse
+// back; wrong shapes, element types, copy widths and result layouts are
+// rejected.
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#mma = #tilegpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dot = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+// CHECK-LABEL: func.func @slots
+func.func @slots(%p: tensor<64x32x!tile.ptr<f16>, #b>, %m: tensor<64x32xi1, #b>, %slot: i32) -> tensor<64x32xf16, #dot> {
+  // CHECK: %[[BUF:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<[3, 64, 32], f16, #tilegpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>>
+  %buf = tilegpu.local_alloc : !tilegpu.memdesc<[3, 64, 32], f16, #s>
+  // CHECK: tilegpu.async_copy %{{.*}}, %[[BUF]][%{{.*}}] mask %{{.*}} {vec = 8 : i32}
+  tilegpu.async_copy %p, %buf[%slot] mask %m {vec = 8 : i32} : tensor<64x32x!tile.ptr<f16>, #b>, !tilegpu.memdesc<[3, 64, 32], f16, #s>, tensor<64x32xi1, #b>
+  // CHECK: tilegpu.async_copy %{{.*}}, %[[BUF]][%{{.*}}] {vec = 2 : i32}
+  tilegpu.async_copy %p, %buf[%slot] {vec = 2 : i32} : tensor<64x32x!tile.ptr<f16>, #b>, !tilegpu.memdesc<[3, 64, 32], f16, #s>
+  // CHECK: tilegpu.async_commit_group
+  tilegpu.async_commit_group
+  // CHECK: tilegpu.async_wait 1
+  tilegpu.async_wait 1
+  // CHECK: tilegpu.local_load %[[BUF]][%{{.*}}]
+  %t = tilegpu.local_load %buf[%slot] : !tilegpu.memdesc<[3, 64, 32], f16, #s> -> tensor<64x32xf16, #dot>
+  return %t : tensor<64x32xf16, #dot>
+}
+
+// -----
+
+#s = #tilegpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+// expected-error @+1 {{memdesc holds 2-D tiles: expected [slots, rows, columns], got 2 dimensions}}
+func.func @flat(%x: !tilegpu.memdesc<[64, 32], f16, #s>) {
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// expected-error @+1 {{memdesc needs a shared-memory encoding}}
+func.func @not_shared(%x: !tilegpu.memdesc<[2, 64, 32], f16, #b>) {
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+func.func @copy_shape(%p: tensor<64x32x!tile.ptr<f16>, #b>, %buf: !tilegpu.memdesc<[3, 32, 64], f16, #s>, %slot: i32) {
+  // expected-error @+1 {{'tilegpu.async_copy' op copies 'tensor<64x32x!tile.ptr<f16>, #tilegpu.blocked}}
+  tilegpu.async_copy %p, %buf[%slot] {vec = 8 : i32} : tensor<64x32x!tile.ptr<f16>, #b>, !tilegpu.memdesc<[3, 32, 64], f16, #s>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+func.func @copy_width(%p: tensor<64x32x!tile.ptr<f16>, #b>, %buf: !tilegpu.memdesc<[3, 64, 32], f16, #s>, %slot: i32) {
+  // expected-error @+1 {{copies vectors of 2 bytes; cp.async moves 4, 8 or 16}}
+  tilegpu.async_copy %p, %buf[%slot] {vec = 1 : i32} : tensor<64x32x!tile.ptr<f16>, #b>, !tilegpu.memdesc<[3, 64, 32], f16, #s>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+func.func @load_layout(%buf: !tilegpu.memdesc<[3, 64, 32], f16, #s>, %slot: i32) {
+  // expected-error @+1 {{reads 16-bit tensor-core operands only}}
+  %t = tilegpu.local_load %buf[%slot] : !tilegpu.memdesc<[3, 64, 32], f16, #s> -> tensor<64x32xf16, #b>
+  return
+}

@@ -12,7 +12,9 @@ Memory-bound cases (GB/s): vector add and GELU at each size, softmax, the
 weighted sum. Compute-bound cases (TFLOP/s), each also against Triton's
 autotuned best where that applies:
   - matmul in fp16 and bf16 (fp32 accumulation, output in the input type) at
-    2048, 4096 and 8192 square: tilec; Triton's tutorial algorithm with
+    2048, 4096 and 8192 square: tilec (matmul_d16.ptx: specialized, like
+    Triton's launches, for sizes and row strides divisible by 16); Triton's
+    tutorial algorithm with
     tilec's configuration; Triton autotuned over MATMUL_TUNING_CONFIGS (with
     grouped program order); torch.matmul (cuBLAS, fp32 reductions only).
   - flash-attention forward, batch 4, 32 heads, sequence 4096, head dim 64
@@ -347,7 +349,7 @@ def describe_config(config):
 def matmul_cases(configs):
     """C = A @ B in fp16 ("matmul") and bf16 ("matmul_bf16"), square sizes."""
     for kernel, dtype in (("matmul", torch.float16), ("matmul_bf16", torch.bfloat16)):
-        cfg = configs[kernel + ".ptx"]
+        cfg = configs[kernel + "_d16.ptx"]
         for size in MATMUL_SIZES:
             a = (torch.rand(size, size, device="cuda") * 2 - 1).to(dtype)
             b = (torch.rand(size, size, device="cuda") * 2 - 1).to(dtype)
@@ -474,10 +476,10 @@ DEFAULT_CONFIGS = {
     "softmax.ptx": {"num_warps": 4, "BLOCK_SIZE": 1024},
     "softmax_16384.ptx": {"num_warps": 16, "BLOCK_SIZE": 16384},
     "weighted_sum.ptx": {"num_warps": 4, "ROWS_TILE_SIZE": 16, "D_TILE_SIZE": 256},
-    "matmul.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128, "BLOCK_N": 128,
-                   "BLOCK_K": 32},
-    "matmul_bf16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128, "BLOCK_N": 128,
-                        "BLOCK_K": 32},
+    "matmul_d16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128,
+                       "BLOCK_N": 128, "BLOCK_K": 32},
+    "matmul_bf16_d16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128,
+                            "BLOCK_N": 128, "BLOCK_K": 32},
     "attention.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 64, "BLOCK_N": 64},
     "attention_causal.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 64,
                              "BLOCK_N": 64},

@@ -2,9 +2,10 @@
 and cuBLAS, in one run (tensor-core work: build every variant here, compare
 them all in one device call).
 
-Each directory under --variants holds a matmul.ptx (+ matmul.json) built from
+Each directory under --variants holds a matmul_d16.ptx (+ matmul_d16.json) built from
 a matmul_kernel (A [M, K] @ B [K, N], fp16, fp32 accumulation); tile_bench
-times it (TILE_BENCH_ONLY=matmul, after copying it over the example's PTX),
+times it (TILE_BENCH_ONLY=matmul, after copying it over the benchmark's
+matmul_d16.ptx),
 then Triton's tutorial matmul (bench.py's matmul_kernel) runs with the
 variant's BLOCK_M/N/K, num_warps and num_stages, and torch.matmul.
 Prints one line per variant and size; writes variants.md to --out.
@@ -29,7 +30,7 @@ SIZES = (4096, 8192)
 def tilec_rates(tile_bench, variant, examples):
     """{size: (TFLOP/s, status)} of tile_bench's fp16 matmul for one variant."""
     backup = {}
-    for name in ("matmul.ptx", "matmul.json"):
+    for name in ("matmul_d16.ptx", "matmul_d16.json"):
         backup[name] = (examples / name).read_bytes()
         shutil.copy(variant / name, examples / name)
     try:
@@ -69,7 +70,7 @@ def main():
         b = torch.randn(size, size, device="cuda", dtype=torch.float16)
         cublas[size] = 2 * size ** 3 / bench.median_ms(lambda: torch.matmul(a, b)) / 1e9
     for variant in sorted(pathlib.Path(args.variants).iterdir()):
-        meta = json.loads((variant / "matmul.json").read_text())
+        meta = json.loads((variant / "matmul_d16.json").read_text())
         kernel = next(k for k in meta["kernels"] if k["name"] == "matmul_kernel")
         cfg = {k: v for k, v in kernel["constexprs"].items()}
         cfg["num_warps"] = kernel["num_warps"]

@@ -39,6 +39,15 @@ rm -f "$OUT/gpu_part.log"
     echo "== $e"
     timeout 120 build/bin/$e 2>&1 || status=1
   done
+  # The benchmark's matmul, specialized for multiples of 16 (pipelined), and
+  # the runtime's refusal of a size that breaks the specialization.
+  echo "== matmul --ptx matmul_d16.ptx"
+  timeout 120 build/bin/matmul --ptx build/dsl_examples/matmul_d16.ptx \
+    --shape 1024x512x2048 --shape 272x400x528 --shape 16x16x16 2>&1 || status=1
+  echo "== matmul --ptx matmul_d16.ptx --shape 100x96x96 (must be refused)"
+  build/bin/matmul --ptx build/dsl_examples/matmul_d16.ptx --shape 100x96x96 \
+    >"$OUT/last_example.txt" 2>&1
+  grep "is not a multiple of 16" "$OUT/last_example.txt" || status=1
   # The benchmark's softmax variant on rows longer than 1024 columns.
   echo "== softmax --ptx softmax_16384.ptx"
   timeout 120 build/bin/softmax --ptx build/dsl_examples/softmax_16384.ptx \

@@ -4,7 +4,9 @@
 //                             2^24, 2^28)
 // Times, through the C++ runtime, vector_add and gelu at each n, softmax at
 // 8192x1024 and 4096x16384, weighted_sum at 65536x4096, matmul in fp16
-// (matmul.ptx) and bf16 (matmul_bf16.ptx) at 2048, 4096 and 8192 square, and
+// (matmul_d16.ptx) and bf16 (matmul_bf16_d16.ptx) at 2048, 4096 and 8192
+// square (specialized for sizes and row strides divisible by 16, as Triton
+// specializes these launches), and
 // flash-attention forward (attention.ptx, attention_causal.ptx,
 // attention_d128.ptx, attention_d128_causal.ptx) at batch 4, 32 heads,
 // sequence 4096. Each case: random inputs, one checked run (every output
@@ -236,15 +238,15 @@ Outcome weightedSum(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
   return O;
 }
 
-/// C = A @ B, all Size x Size, in T (tile::Half: matmul.ptx's matmul_kernel;
-/// tile::BFloat16: matmul_bf16.ptx's matmul_kernel_bf16).
+/// C = A @ B, all Size x Size, in T (tile::Half: matmul_d16.ptx's
+/// matmul_kernel; tile::BFloat16: matmul_bf16_d16.ptx's matmul_kernel_bf16).
 template <class T>
 Outcome matmul(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
                std::size_t Size) {
   constexpr bool IsBf16 = std::is_same_v<T, tile::BFloat16>;
   tile::Kernel K =
-      IsBf16 ? loadKernel(Ctx, "matmul_bf16.ptx", "matmul_kernel_bf16")
-             : loadKernel(Ctx, "matmul.ptx", "matmul_kernel");
+      IsBf16 ? loadKernel(Ctx, "matmul_bf16_d16.ptx", "matmul_kernel_bf16")
+             : loadKernel(Ctx, "matmul_d16.ptx", "matmul_kernel");
   std::size_t M = Size, N = Size, Kd = Size;
   std::vector<T> A = examples::randomValues<T>(M * Kd, 12);
   std::vector<T> B = examples::randomValues<T>(Kd * N, 13);

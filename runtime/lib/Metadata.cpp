@@ -132,6 +132,29 @@ ParamInfo readParam(const SchemaReader &R, const Value &V,
              "expected a power of two, got " + std::to_string(A));
     P.Align = static_cast<unsigned>(A);
   }
+  bool IsInteger = !P.Type.IsPointer && P.Type.Elem != ScalarKind::I1 &&
+                   P.Type.Elem != ScalarKind::FP16 &&
+                   P.Type.Elem != ScalarKind::BF16 &&
+                   P.Type.Elem != ScalarKind::FP32 &&
+                   P.Type.Elem != ScalarKind::FP64;
+  if (const Value *DivV = V.find("divisibility")) {
+    std::string DivPath = SchemaReader::join(Path, "divisibility");
+    if (!IsInteger)
+      R.fail(*DivV, DivPath, "'divisibility' is only allowed on integer params");
+    std::int64_t D = R.integer(*DivV, DivPath, 2, 1 << 20);
+    if (D & (D - 1))
+      R.fail(*DivV, DivPath, "expected a power of two, got " + std::to_string(D));
+    P.Divisibility = static_cast<unsigned>(D);
+  }
+  if (const Value *EqV = V.find("equal_to")) {
+    std::string EqPath = SchemaReader::join(Path, "equal_to");
+    if (!IsInteger)
+      R.fail(*EqV, EqPath, "'equal_to' is only allowed on integer params");
+    R.integer(*EqV, EqPath, 1, 1);
+    if (P.Divisibility)
+      R.fail(*EqV, EqPath, "a parameter cannot be both 'divisibility' and 'equal_to'");
+    P.EqualToOne = true;
+  }
   return P;
 }
 

@@ -28,11 +28,23 @@ void Signature::check(const Arg *Args, std::size_t Count) const {
   for (std::size_t I = 0; I < Count; ++I) {
     const ParamInfo &P = Params[I];
     const TileType &Got = Args[I].type();
+    std::string Where = "argument " + std::to_string(I + 1) + " '" + P.Name +
+                        "' of " + Info->Name + ": ";
+    if (Got == P.Type && !P.Type.IsPointer) {
+      std::int64_t Value = Args[I].intValue();
+      if (P.Divisibility && Value % P.Divisibility != 0)
+        throw Error(Where + std::to_string(Value) + " is not a multiple of " +
+                    std::to_string(P.Divisibility) +
+                    ", which the kernel was compiled to assume (--specialize " +
+                    P.Name + "=" + std::to_string(P.Divisibility) + ")");
+      if (P.EqualToOne && Value != 1)
+        throw Error(Where + std::to_string(Value) +
+                    " is not 1, which the kernel was compiled to assume "
+                    "(--specialize " + P.Name + "=1)");
+    }
     if (Got == P.Type &&
         (!P.Type.IsPointer || P.Align <= 1 || Args[I].address() % P.Align == 0))
       continue;
-    std::string Where = "argument " + std::to_string(I + 1) + " '" + P.Name +
-                        "' of " + Info->Name + ": ";
     if (Got != P.Type)
       throw Error(Where + "expected " + P.Type.str() + ", got " + Got.str());
     throw Error(Where + "pointer " + hex(Args[I].address()) +

@@ -107,6 +107,10 @@ void tilec::writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
                 json.attribute("type", param.type.str());
                 if (param.type.isPointer())
                   json.attribute("align", int64_t(kPointerArgAlignment));
+                if (param.specialization == 16)
+                  json.attribute("divisibility", int64_t(16));
+                else if (param.specialization == 1)
+                  json.attribute("equal_to", int64_t(1));
               });
             }
           });

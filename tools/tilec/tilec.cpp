@@ -74,6 +74,12 @@ cl::opt<unsigned> numStages(
              "as shared-memory slots filled by cp.async (overrides @kernel; "
              "1 turns software pipelining off)"),
     cl::cat(category));
+cl::list<std::string> specialize(
+    "specialize",
+    cl::desc("Specialize integer parameters as Triton does: NAME=16 assumes "
+             "the argument divisible by 16, NAME=1 equal to 1 (comma-separated; "
+             "the runtime refuses arguments that break it)"),
+    cl::value_desc("NAME=16|1,..."), cl::cat(category));
 cl::opt<bool> report("report",
                       cl::desc("Assemble the PTX with ptxas -v and print each kernel's "
                                "registers, spills, stack and barriers to stderr"),
@@ -274,6 +280,13 @@ int compile() {
         return 1;
       }
     semaOptions.defines.push_back(std::move(define));
+  }
+  for (const std::string &text : specialize) {
+    std::string error;
+    if (!tilec::parseSpecializations(text, semaOptions.specializations, error)) {
+      errs() << "tilec: error: bad --specialize '" << text << "': " << error << "\n";
+      return 1;
+    }
   }
   c.kernels = tilec::analyze(*ast, semaOptions, *c.diag);
   if (c.diag->hasErrors())

@@ -59,6 +59,18 @@ bool MLIRGenerator::generateKernel(const KernelInstance &kernel) {
     values[param->var] = entry->getArgument(i);
   }
   builder.setInsertionPointToStart(entry);
+  // Specialized integer arguments: divisible by 16 is a fact for the axis
+  // analysis; equal to 1 replaces the argument (which stays in the
+  // signature) by the constant.
+  for (auto [i, param] : llvm::enumerate(args)) {
+    if (param->specialization == 16)
+      func.setArgAttr(i, mlir::tilec::kDivisibilityAttr,
+                      builder.getI32IntegerAttr(16));
+    else if (param->specialization == 1)
+      values[param->var] = mlir::arith::ConstantOp::create(
+          builder, loc(param->loc),
+          builder.getIntegerAttr(entry->getArgument(i).getType(), 1));
+  }
   for (const StmtPtr &stmt : kernel.body)
     if (!generateStmt(*stmt))
       return false;

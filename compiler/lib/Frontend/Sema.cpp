@@ -50,6 +50,38 @@ bool tilec::parseDefine(llvm::StringRef text,
   return true;
 }
 
+bool tilec::parseSpecializations(
+    llvm::StringRef text, std::vector<std::pair<std::string, unsigned>> &result,
+    std::string &error) {
+  llvm::SmallVector<llvm::StringRef> items;
+  text.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  if (items.empty()) {
+    error = "expected NAME=16 or NAME=1 items separated by commas";
+    return false;
+  }
+  for (llvm::StringRef item : items) {
+    auto [name, value] = item.split('=');
+    name = name.trim();
+    value = value.trim();
+    unsigned number = 0;
+    if (!item.contains('=') || name.empty() ||
+        !llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; }) ||
+        llvm::isDigit(name[0]) || value.getAsInteger(10, number) ||
+        (number != 16 && number != 1)) {
+      error = "expected NAME=16 (divisible by 16) or NAME=1 (equal to 1), got '" +
+              item.trim().str() + "'";
+      return false;
+    }
+    for (const auto &[other, ignored] : result)
+      if (other == name) {
+        error = "'" + name.str() + "' is specialized twice";
+        return false;
+      }
+    result.push_back({name.str(), number});
+  }
+  return true;
+}
+
 std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
   unsigned errorsBefore = diag.getNumErrors();
   auto instance = std::make_unique<KernelInstance>();
@@ -139,6 +171,14 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
     for (const auto &d : options.defines)
       if (d.first == param.name)
         define = &d; // Names are unique (the driver refuses repeats).
+    const std::pair<std::string, unsigned> *specialization = nullptr;
+    for (const auto &sp : options.specializations)
+      if (sp.first == param.name)
+        specialization = &sp;
+    if (specialization && param.annotation == ParamAnnotation::Constexpr)
+      diag.error(param.loc, "--specialize " + param.name + ": '" + param.name +
+                                "' is a constexpr parameter of kernel '" +
+                                def.getName() + "'; give its value with -D");
     switch (param.annotation) {
     case ParamAnnotation::None:
       diag.error(param.loc, "parameter '" + param.name + "' of kernel '" +
@@ -182,6 +222,17 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
         diag.error(param.defaultValue->getLoc(),
                    "only constexpr parameters can have a default value");
       kp.type = param.type;
+      if (specialization) {
+        if (param.type.isPointer() || !isInteger(param.type.getElement()) ||
+            getBitWidth(param.type.getElement()) < 8)
+          diag.error(param.loc, "--specialize " + param.name + ": '" + param.name +
+                                    "' of kernel '" + def.getName() + "' is " +
+                                    param.type.str() +
+                                    "; only integer parameters are specialized "
+                                    "(pointers are always assumed 16-byte aligned)");
+        else
+          kp.specialization = specialization->second;
+      }
       kp.var = instance->createVariable(param.name, param.loc);
       variables[param.name] = kp.var;
       scope[param.name] = Binding{ConstValue(), kp.var, param.type, false};
@@ -393,6 +444,20 @@ tilec::analyze(const Module &module, const SemaOptions &options,
     });
     if (!found && !selected.empty())
       diag.error(SourceLoc(), "-D " + define.first + " does not name a parameter of " +
+                                  (selected.size() == 1
+                                       ? "kernel '" + selected[0]->getName().str() + "'"
+                                       : std::string("any kernel")));
+  }
+
+  for (const auto &specialization : options.specializations) {
+    bool found = llvm::any_of(selected, [&](const FunctionDef *def) {
+      return llvm::any_of(def->params, [&](const Param &param) {
+        return param.name == specialization.first;
+      });
+    });
+    if (!found && !selected.empty())
+      diag.error(SourceLoc(), "--specialize " + specialization.first +
+                                  " does not name a parameter of " +
                                   (selected.size() == 1
                                        ? "kernel '" + selected[0]->getName().str() + "'"
                                        : std::string("any kernel")));

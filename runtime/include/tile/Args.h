@@ -64,6 +64,10 @@ public:
     return A;
   }
 
+  /// The value an integer scalar argument holds, sign- or zero-extended by
+  /// its type (meaningless for other arguments).
+  std::int64_t intValue() const noexcept;
+
 private:
   TileType Type;
   alignas(8) unsigned char Bytes[8] = {};

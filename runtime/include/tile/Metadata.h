@@ -26,6 +26,12 @@ struct ParamInfo {
   std::string Name;   ///< The parameter's name in the .tile source.
   TileType Type;      ///< Its type; pointers are passed as 64-bit addresses.
   unsigned Align = 0; ///< Alignment in bytes the compiler assumed (0: none).
+  /// Integer parameters compiled with `--specialize NAME=16`: every argument
+  /// must be a multiple of this (0: none).
+  unsigned Divisibility = 0;
+  /// Integer parameters compiled with `--specialize NAME=1`: every argument
+  /// must equal 1.
+  bool EqualToOne = false;
 };
 
 /// The value of a constexpr parameter the kernel was compiled with;

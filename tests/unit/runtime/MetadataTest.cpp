@@ -218,6 +218,15 @@ TEST(Metadata, ParamAndConstexprErrors) {
   EXPECT_EQ(Kernel(R"([{"name": "p", "type": "*i8", "align": 12}])"),
             "m.json:2:150: kernels[0].params[0].align: expected a power of "
             "two, got 12");
+  EXPECT_EQ(Kernel(R"([{"name": "p", "type": "*i8", "divisibility": 16}])"),
+            "m.json:2:157: kernels[0].params[0].divisibility: 'divisibility' "
+            "is only allowed on integer params");
+  EXPECT_EQ(Kernel(R"([{"name": "p", "type": "i32", "divisibility": 12}])"),
+            "m.json:2:157: kernels[0].params[0].divisibility: expected a power "
+            "of two, got 12");
+  EXPECT_EQ(Kernel(R"([{"name": "p", "type": "i32", "equal_to": 2}])"),
+            "m.json:2:153: kernels[0].params[0].equal_to: expected an integer "
+            "in [1, 1], got 2");
   EXPECT_EQ(
       Kernel(R"([{"name": "p", "type": "i8"}, {"name": "p", "type": "i8"}])"),
       "m.json:2:141: kernels[0].params[1]: duplicate parameter name 'p'");

@@ -29,6 +29,12 @@ const char *const Json = R"({
         {"name": "h", "type": "fp16"},
         {"name": "u", "type": "u64"},
         {"name": "d", "type": "fp64"}],
+     "constexprs": {}},
+    {"name": "specialized", "num_warps": 1, "shared_bytes": 0,
+     "params": [
+        {"name": "K", "type": "i32", "divisibility": 16},
+        {"name": "stride", "type": "i64", "equal_to": 1},
+        {"name": "n", "type": "u16", "divisibility": 16}],
      "constexprs": {}}
   ]
 })";
@@ -38,6 +44,7 @@ protected:
   tile::ModuleMetadata Meta = tile::ModuleMetadata::parse(Json);
   tile::Signature Add{Meta.Kernels[0]};
   tile::Signature Mixed{Meta.Kernels[1]};
+  tile::Signature Specialized{Meta.Kernels[2]};
 
   static std::string error(const tile::Signature &Sig,
                            const std::vector<tile::Arg> &Args) {
@@ -91,6 +98,25 @@ TEST_F(SignatureTest, MisalignedPointer) {
   EXPECT_EQ(error(Add, {fp32(0x1000), fp32(0x2004), fp32(0x3000), 5}),
             "argument 2 'y_ptr' of add_kernel: pointer 0x2004 is not aligned "
             "to 16 bytes, which the kernel was compiled to assume");
+}
+
+TEST_F(SignatureTest, SpecializedIntegers) {
+  EXPECT_EQ(error(Specialized, {4096, std::int64_t(1), std::uint16_t(65520)}),
+            "(no error)");
+  EXPECT_EQ(error(Specialized, {0, std::int64_t(1), std::uint16_t(0)}),
+            "(no error)");
+  EXPECT_EQ(error(Specialized, {-32, std::int64_t(1), std::uint16_t(16)}),
+            "(no error)");
+  EXPECT_EQ(error(Specialized, {4097, std::int64_t(1), std::uint16_t(16)}),
+            "argument 1 'K' of specialized: 4097 is not a multiple of 16, "
+            "which the kernel was compiled to assume (--specialize K=16)");
+  EXPECT_EQ(error(Specialized, {16, std::int64_t(4096), std::uint16_t(16)}),
+            "argument 2 'stride' of specialized: 4096 is not 1, which the "
+            "kernel was compiled to assume (--specialize stride=1)");
+  // Unsigned values are read zero-extended (65535 is not -1).
+  EXPECT_EQ(error(Specialized, {16, std::int64_t(1), std::uint16_t(65535)}),
+            "argument 3 'n' of specialized: 65535 is not a multiple of 16, "
+            "which the kernel was compiled to assume (--specialize n=16)");
 }
 
 TEST(Args, HostTypesMapToTileTypes) {

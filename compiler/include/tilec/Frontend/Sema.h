@@ -37,6 +37,12 @@ struct SemaOptions {
   /// (see parseDefine). An override must name a constexpr parameter of at
   /// least one compiled kernel.
   std::vector<std::pair<std::string, ConstValue>> defines;
+  /// `--specialize NAME=16|1`: runtime integer parameters the kernel may
+  /// assume divisible by 16 (16) or equal to 1 (1), as Triton specializes
+  /// its launches; the metadata records them and the runtime refuses
+  /// arguments that break them. Each must name a runtime integer parameter
+  /// of at least one compiled kernel.
+  std::vector<std::pair<std::string, unsigned>> specializations;
   /// Command-line overrides of the decorator's launch options.
   std::optional<unsigned> numWarps, numStages;
   /// Used when neither the command line nor the decorator gives a value.
@@ -48,6 +54,13 @@ struct SemaOptions {
 /// (quotes optional). Returns false (and sets `error`) if malformed.
 bool parseDefine(llvm::StringRef text, std::pair<std::string, ConstValue> &result,
                  std::string &error);
+
+/// Parses the text of `--specialize`, comma-separated "NAME=16" or "NAME=1"
+/// items, appending to `result`. Returns false (and sets `error`) if
+/// malformed or a name repeats.
+bool parseSpecializations(llvm::StringRef text,
+                          std::vector<std::pair<std::string, unsigned>> &result,
+                          std::string &error);
 
 /// A parameter of a specialized kernel.
 struct KernelParam {
@@ -62,6 +75,9 @@ struct KernelParam {
   /// Runtime parameters: the Variable bound to the argument (null for
   /// constexpr parameters).
   Variable *var = nullptr;
+  /// Runtime integer parameters: 16 when it is assumed divisible by 16, 1
+  /// when assumed equal to 1 (--specialize), 0 otherwise.
+  unsigned specialization = 0;
 };
 
 /// One kernel specialized for its constexpr values: the input of MLIRGen.

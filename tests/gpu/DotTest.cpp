@@ -231,7 +231,9 @@ struct MatmulCase {
   std::string Variant; ///< "", "acc", "trans_a", "trans_b", "trans_ab",
                        ///< "ieee" or "tf32" (fp32 only); "pipe",
                        ///< "pipe_acc", "pipe_s2", "pipe_s5": HINTS=True
-                       ///< (software pipelined; sizes multiples of 16).
+                       ///< (software pipelined; sizes multiples of 16);
+                       ///< "wgmma", "wgmma_acc" (sm_90a, operands staged)
+                       ///< and "wgmma_pipe", "wgmma_pipe_acc" (pipelined).
   std::size_t M, N, K;
   bool AStoredKM = false; ///< a is stored as [K, M].
   bool BStoredNK = false; ///< b is stored as [N, K].
@@ -249,8 +251,7 @@ struct MatmulCase {
   /// loaded as used; trans: loaded the other way round, then tl.trans).
   std::string name() const {
     std::string Name = Type + "_" + Block;
-    if (Variant == "acc" || Variant == "ieee" || Variant == "tf32" ||
-        Variant.rfind("pipe", 0) == 0)
+    if (!Variant.empty() && Variant.rfind("trans", 0) != 0)
       Name += "_" + Variant;
     Name += "_" + std::to_string(M) + "x" + std::to_string(N) + "x" +
             std::to_string(K);
@@ -310,6 +311,18 @@ std::vector<MatmulCase> matmulCases() {
     Cases.push_back({T, "64x32x16_w4", "pipe", 208, 144, 304});
     Cases.push_back({T, "128x64x64_w4", "pipe", 208, 144, 304});
     Cases.push_back({T, "128x64x64_w4", "pipe", 128, 64, 2048});
+    // wgmma (sm_90a): staged operands at any size, pipelined slots at
+    // multiples of 16; N up to 256, K rows of 64 and 256 bytes (panels).
+    Cases.push_back({T, Base, "wgmma", 200, 136, 300});
+    Cases.push_back({T, Base, "wgmma", 5, 12, 9});
+    Cases.push_back({T, Base, "wgmma_acc", 200, 136, 300});
+    Cases.push_back({T, Base, "wgmma_pipe", 208, 144, 304});
+    Cases.push_back({T, Base, "wgmma_pipe", 64, 80, 16});
+    Cases.push_back({T, Base, "wgmma_pipe_acc", 208, 144, 304});
+    Cases.push_back({T, "128x128x32_w8", "wgmma_pipe", 272, 400, 528});
+    Cases.push_back({T, "128x64x64_w4", "wgmma_pipe", 208, 144, 304});
+    Cases.push_back({T, "128x256x64_w8", "wgmma_pipe", 272, 528, 400});
+    Cases.push_back({T, "64x32x128_w4", "wgmma_pipe", 208, 144, 304});
   }
   Cases.push_back({"fp32", Base, "ieee", 200, 136, 300});
   Cases.push_back({"fp32", Base, "ieee", 200, 136, 300, true, true});
@@ -334,7 +347,9 @@ protected:
     K.launch(tilesOf(K, M, N), tile::Stream(), DA, DB, DC, DOut, i32(M), i32(N),
              i32(Kd), i32(SA.Row), i32(SA.Col), i32(SB.Row), i32(SB.Col));
     Ctx->synchronize();
-    bool Acc = Case.Variant == "acc" || Case.Variant == "pipe_acc";
+    bool Acc = Case.Variant == "acc" ||
+               (Case.Variant.size() > 4 &&
+                Case.Variant.compare(Case.Variant.size() - 4, 4, "_acc") == 0);
     Reference Ref = matmulReference(
         A, SA, B, SB, Acc ? values(C) : std::vector<double>(), M, N, Kd);
     bool Exact = Case.Type != "fp32" || Case.Variant == "ieee";

@@ -78,6 +78,21 @@ static bool reducesAcrossWarps(tile::ReduceOp reduce) {
   return distinctWarps > 1;
 }
 
+/// Whether `dot` runs on wgmma (its accumulator has an MMA version 3 layout).
+static bool isWgmmaDot(tile::DotOp dot) {
+  auto mma = dyn_cast_or_null<tilegpu::MmaEncodingAttr>(
+      cast<RankedTensorType>(dot.getC().getType()).getEncoding());
+  return mma && mma.getVersion() == 3;
+}
+
+int64_t mlir::tilec::getScratchAlignment(Operation *op) {
+  if (isa<tilegpu::LocalAllocOp>(op))
+    return kSwizzleAtomAlignment;
+  if (auto dot = dyn_cast<tile::DotOp>(op); dot && isWgmmaDot(dot))
+    return kSwizzleAtomAlignment;
+  return kSharedBufferAlignment;
+}
+
 int64_t mlir::tilec::getScratchBytes(Operation *op) {
   int64_t bytes =
       llvm::TypeSwitch<Operation *, int64_t>(op)
@@ -110,14 +125,19 @@ int64_t mlir::tilec::getScratchBytes(Operation *op) {
           })
           .Case([](tile::DotOp dot) -> int64_t {
             // Operands are staged (a, then b) unless they arrive in dot
-            // operand registers.
+            // operand registers, which wgmma cannot read: it stages every
+            // operand but pipelined slots.
             auto a = cast<RankedTensorType>(dot.getA().getType());
-            auto b = cast<RankedTensorType>(dot.getB().getType());
+            bool wgmma = isWgmmaDot(dot);
             int64_t elements = 0;
-            for (RankedTensorType operand : {a, b})
-              if (!isa_and_nonnull<tilegpu::DotOperandEncodingAttr>(
-                      operand.getEncoding()))
-                elements += operand.getNumElements();
+            for (Value operand : {dot.getA(), dot.getB()}) {
+              auto type = cast<RankedTensorType>(operand.getType());
+              bool inRegisters = isa_and_nonnull<tilegpu::DotOperandEncodingAttr>(
+                  type.getEncoding());
+              bool inSlot = operand.getDefiningOp<tilegpu::LocalLoadOp>();
+              if (wgmma ? !inSlot : !inRegisters)
+                elements += type.getNumElements();
+            }
             return elements * getElementBytes(a);
           })
           .Case([](tilegpu::LocalAllocOp alloc) {
@@ -164,12 +184,12 @@ SmallVector<int64_t> mlir::tilec::assignOffsets(ArrayRef<BufferRequest> buffers,
              offsets[other] +
                  llvm::alignTo(buffers[other].bytes, kSharedBufferAlignment)});
     llvm::sort(busy);
-    // The lowest gap that fits.
+    // The lowest aligned gap that fits.
     int64_t offset = 0;
     for (auto [begin, end] : busy) {
       if (offset + bytes <= begin)
         break;
-      offset = std::max(offset, end);
+      offset = llvm::alignTo(std::max(offset, end), buffer.alignment);
     }
     offsets[index] = offset;
     if (bytes > 0) {
@@ -242,7 +262,8 @@ SharedMemoryAllocation::SharedMemoryAllocation(Operation *function) {
   });
   SmallVector<BufferRequest> requests;
   for (const SharedBuffer &buffer : buffers)
-    requests.push_back({buffer.bytes, buffer.lifetime});
+    requests.push_back({buffer.bytes, buffer.lifetime,
+                        getScratchAlignment(buffer.owner)});
   SmallVector<int64_t> offsets = assignOffsets(requests, sharedBytes);
   for (auto [buffer, offset] : llvm::zip(buffers, offsets))
     buffer.offset = offset;

@@ -25,9 +25,19 @@ constexpr llvm::StringLiteral kScratchOffsetAttr = "tilegpu.scratch_offset";
 /// by the allocation pass and written to the metadata.
 constexpr llvm::StringLiteral kSharedBytesAttr = "tilegpu.shared_bytes";
 
-/// Alignment, in bytes, of every shared-memory buffer (and of the dynamic
-/// shared-memory array itself); buffer sizes are rounded up to it.
+/// Alignment, in bytes, of every shared-memory buffer; buffer sizes are
+/// rounded up to it.
 constexpr int64_t kSharedBufferAlignment = 16;
+
+/// Alignment, in bytes, of the buffers that wgmma reads through matrix
+/// descriptors (its 128-byte swizzle repeats every 1024 bytes of address),
+/// and of the dynamic shared-memory array itself.
+constexpr int64_t kSwizzleAtomAlignment = 1024;
+
+/// The alignment `op`'s shared-memory buffer needs: kSwizzleAtomAlignment
+/// for slots (tilegpu.local_alloc) and for the operands a wgmma dot (MMA
+/// version 3) stages, kSharedBufferAlignment otherwise.
+int64_t getScratchAlignment(Operation *op);
 
 /// Bytes one element of `type` (or of its elements, for a tensor) takes in
 /// shared memory: pointers 8, i1 1, otherwise the bit width / 8.
@@ -44,7 +54,10 @@ int64_t getElementBytes(Type type);
 ///    (sizePerThread[axis] * threadsPerWarp[axis]))) == 1), where the
 ///    lowering combines within warps only;
 ///  - tile.scan: every element of every source;
-///  - tile.dot: the elements of a and b, at a's element size;
+///  - tile.dot: the elements of a and b, at a's element size, except
+///    operands in a dot operand layout (read from registers; with a wgmma
+///    accumulator, MMA version 3, only operands read from slots by
+///    tilegpu.local_load are not staged);
 ///  - tile.atomic_rmw / tile.atomic_cas: 8 on a scalar pointer, 0 on tiles;
 ///  - tilegpu.local_alloc: every slot of its memdesc.
 /// The buffer lives only during `op`, but a local_alloc's until its last
@@ -62,14 +75,16 @@ struct Interval {
   }
 };
 
-/// A buffer to place: its size and its lifetime.
+/// A buffer to place: its size, its lifetime and the alignment of its
+/// offset (a multiple of kSharedBufferAlignment).
 struct BufferRequest {
   int64_t bytes = 0;
   Interval lifetime;
+  int64_t alignment = kSharedBufferAlignment;
 };
 
-/// Gives each of `buffers` a byte offset, a multiple of
-/// kSharedBufferAlignment, so that buffers whose lifetimes overlap occupy
+/// Gives each of `buffers` a byte offset, a multiple of its alignment, so
+/// that buffers whose lifetimes overlap occupy
 /// disjoint bytes and the others may share them: largest first, each at the
 /// lowest offset that fits beside the already placed buffers it is live
 /// with. Returns the offsets (in the order of `buffers`) and, in `total`,

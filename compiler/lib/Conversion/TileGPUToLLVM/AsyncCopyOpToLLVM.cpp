@@ -4,7 +4,8 @@
 // memory; async_copy a cp.async per vector of each thread's elements into
 // the slot, laid out with the slot's swizzle (zero-filled where the mask is
 // false: the source size is 0); async_commit_group and async_wait the
-// cp.async group instructions.
+// cp.async group instructions; fence_async_shared the proxy fence wgmma
+// needs after them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,7 +61,9 @@ struct AsyncCopyOpConversion : OpConversionPattern<tilegpu::AsyncCopyOp> {
                                 : NVVM::LoadCacheModifierKind::CA;
     for (size_t first = 0; first < ptrs.size(); first += vec) {
       Value offset =
-          emitSwizzledOffset(loc, rewriter, shared, type.getShape()[1],
+          emitSwizzledOffset(loc, rewriter, shared, type.getShape()[0],
+                             type.getShape()[1],
+                             element.getIntOrFloatBitWidth() / 8,
                              indices[first][0], indices[first][1]);
       Value dst = LLVM::GEPOp::create(rewriter, loc, slot.getType(), element,
                                       slot, offset);
@@ -100,11 +103,25 @@ struct AsyncWaitOpConversion : OpConversionPattern<tilegpu::AsyncWaitOp> {
   }
 };
 
+struct FenceAsyncSharedOpConversion
+    : OpConversionPattern<tilegpu::FenceAsyncSharedOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::FenceAsyncSharedOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    emitAsyncProxyFence(op.getLoc(), rewriter);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tilec::populateAsyncCopyOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<LocalAllocOpConversion, AsyncCopyOpConversion,
-               AsyncCommitGroupOpConversion, AsyncWaitOpConversion>(
+               AsyncCommitGroupOpConversion, AsyncWaitOpConversion,
+               FenceAsyncSharedOpConversion>(
       converter, patterns.getContext(), kTilePatternBenefit);
 }

@@ -38,7 +38,9 @@ SmallVector<Value> emitLdmatrix(Location loc, RewriterBase &rewriter,
                                 const StagedOperand &operand, unsigned count,
                                 bool trans, Value row, Value col) {
   Value offset =
-      emitSwizzledOffset(loc, rewriter, operand.shared, operand.shape[1], row, col);
+      emitSwizzledOffset(loc, rewriter, operand.shared, operand.shape[0],
+                         operand.shape[1],
+                         operand.element.getIntOrFloatBitWidth() / 8, row, col);
   Value ptr =
       LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
                                elementAddress(loc, rewriter, operand, offset));
@@ -73,9 +75,19 @@ void appendElements(Location loc, RewriterBase &rewriter, Type element,
 
 Value mlir::tilec::emitSwizzledOffset(
     Location loc, RewriterBase &rewriter,
-    tilegpu::SwizzledSharedEncodingAttr shared, int64_t cols, Value row,
-    Value col) {
+    tilegpu::SwizzledSharedEncodingAttr shared, int64_t rows, int64_t cols,
+    int64_t elementBytes, Value row, Value col) {
   auto constant = [&](int64_t v) { return i32Constant(loc, rewriter, v); };
+  // Rows longer than one 128-byte line are stored as panels of 128-byte
+  // rows, one panel after another.
+  int64_t panelCols = std::min<int64_t>(cols, 128 / elementBytes);
+  Value panelStart;
+  if (panelCols < cols) {
+    Value panel = LLVM::UDivOp::create(rewriter, loc, col, constant(panelCols));
+    col = LLVM::URemOp::create(rewriter, loc, col, constant(panelCols));
+    panelStart =
+        LLVM::MulOp::create(rewriter, loc, panel, constant(rows * panelCols));
+  }
   Value vec = constant(shared.getVec());
   Value phase = LLVM::URemOp::create(
       rewriter, loc,
@@ -84,11 +96,14 @@ Value mlir::tilec::emitSwizzledOffset(
   Value vector = LLVM::UDivOp::create(rewriter, loc, col, vec);
   Value inVector = LLVM::URemOp::create(rewriter, loc, col, vec);
   Value swizzled = LLVM::XOrOp::create(rewriter, loc, vector, phase);
-  Value rowStart = LLVM::MulOp::create(rewriter, loc, row, constant(cols));
+  Value rowStart = LLVM::MulOp::create(rewriter, loc, row, constant(panelCols));
   Value colStart = LLVM::AddOp::create(
       rewriter, loc, LLVM::MulOp::create(rewriter, loc, swizzled, vec),
       inVector);
-  return LLVM::AddOp::create(rewriter, loc, rowStart, colStart);
+  Value offset = LLVM::AddOp::create(rewriter, loc, rowStart, colStart);
+  return panelStart ? LLVM::AddOp::create(rewriter, loc, panelStart, offset)
+                          .getResult()
+                    : offset;
 }
 
 Value mlir::tilec::getSlotAddress(Location loc, RewriterBase &rewriter,
@@ -98,6 +113,31 @@ Value mlir::tilec::getSlotAddress(Location loc, RewriterBase &rewriter,
       rewriter, loc, slot, i32Constant(loc, rewriter, buffer.getSlotElements()));
   return LLVM::GEPOp::create(rewriter, loc, base.getType(), element, base,
                              first);
+}
+
+Value mlir::tilec::getLocalLoadAddress(Location loc,
+                                       ConversionPatternRewriter &rewriter,
+                                       tilegpu::LocalLoadOp slot, Type element) {
+  return getSlotAddress(loc, rewriter,
+                        rewriter.getRemappedValue(slot.getBuffer()),
+                        rewriter.getRemappedValue(slot.getSlot()),
+                        slot.getBuffer().getType(), element);
+}
+
+tilegpu::MmaEncodingAttr mlir::tilec::getTensorCoreLayout(tile::DotOp dot,
+                                                          unsigned version) {
+  auto cType = cast<RankedTensorType>(dot.getC().getType());
+  auto mma = dyn_cast<tilegpu::MmaEncodingAttr>(cType.getEncoding());
+  if (!mma || mma.getVersion() != version)
+    return {};
+  Type input = cast<RankedTensorType>(dot.getA().getType()).getElementType();
+  if ((input.isF16() || input.isBF16()) && cType.getElementType().isF32())
+    return mma;
+  dot.emitOpError("has an MMA accumulator but no tensor-core instruction "
+                  "multiplies ")
+      << dot.getA().getType() << " by " << dot.getB().getType() << " into "
+      << cType;
+  return {};
 }
 
 StagedOperand mlir::tilec::stageOperand(Location loc, RewriterBase &rewriter,
@@ -130,8 +170,10 @@ StagedOperand mlir::tilec::stageOperand(Location loc, RewriterBase &rewriter,
                                                elements[first + i],
                                                i32Constant(loc, rewriter, i));
     }
-    Value offset = emitSwizzledOffset(loc, rewriter, operand.shared, shape[1],
-                                  indices[first][0], indices[first][1]);
+    Value offset = emitSwizzledOffset(
+        loc, rewriter, operand.shared, shape[0], shape[1],
+        element.getIntOrFloatBitWidth() / 8, indices[first][0],
+        indices[first][1]);
     LLVM::StoreOp::create(rewriter, loc, stored,
                           elementAddress(loc, rewriter, operand, offset),
                           run * 2);

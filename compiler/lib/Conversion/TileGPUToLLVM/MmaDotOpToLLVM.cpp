@@ -75,14 +75,10 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
     auto cType = cast<RankedTensorType>(op.getC().getType());
     auto aType = cast<RankedTensorType>(op.getA().getType());
     auto bType = cast<RankedTensorType>(op.getB().getType());
-    auto mma = dyn_cast<tilegpu::MmaEncodingAttr>(cType.getEncoding());
+    tilegpu::MmaEncodingAttr mma = getTensorCoreLayout(op, 2);
     if (!mma)
       return failure();
     Type input = aType.getElementType();
-    if (!(input.isF16() || input.isBF16()) || !cType.getElementType().isF32())
-      return op.emitOpError("has an MMA accumulator but no tensor-core "
-                            "instruction multiplies ")
-             << aType << " by " << bType << " into " << cType;
     Location loc = op.getLoc();
     MLIRContext *context = rewriter.getContext();
     Type element = getTypeConverter()->convertType(input);
@@ -101,13 +97,10 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
       if (auto slot = value.getDefiningOp<tilegpu::LocalLoadOp>()) {
         // A pipelined slot: read each K step from it just before its
         // products (the local_load itself emits nothing).
-        tilegpu::MemDescType buffer = slot.getBuffer().getType();
         source.staged = StagedOperand{
-            getSlotAddress(loc, rewriter,
-                           rewriter.getRemappedValue(slot.getBuffer()),
-                           rewriter.getRemappedValue(slot.getSlot()), buffer,
-                           element),
-            cast<tilegpu::SwizzledSharedEncodingAttr>(buffer.getEncoding()),
+            getLocalLoadAddress(loc, rewriter, slot, element),
+            cast<tilegpu::SwizzledSharedEncodingAttr>(
+                slot.getBuffer().getType().getEncoding()),
             source.layout, SmallVector<int64_t>(type.getShape()), element};
       } else if (source.layout) {
         if (source.layout.getParent() != mma ||

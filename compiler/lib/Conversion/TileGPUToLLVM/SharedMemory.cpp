@@ -11,6 +11,7 @@
 #include "tilec/Conversion/TileGPUToLLVM/SharedMemory.h"
 
 #include "tilec/Analysis/Allocation.h"
+#include "tilec/Conversion/TileGPUToLLVM/Utility.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -35,7 +36,7 @@ getOrCreateSharedArray(Location loc, RewriterBase &rewriter, ModuleOp module) {
   return LLVM::GlobalOp::create(
       rewriter, loc, arrayType, /*isConstant=*/false, LLVM::Linkage::External,
       kSharedArrayName, /*value=*/Attribute(),
-      /*alignment=*/kSharedBufferAlignment, kSharedAddressSpace);
+      /*alignment=*/kSwizzleAtomAlignment, kSharedAddressSpace);
 }
 
 Value mlir::tilec::getScratchBase(Location loc, RewriterBase &rewriter,
@@ -61,6 +62,10 @@ Value mlir::tilec::getScratchBase(Location loc, RewriterBase &rewriter,
 
 void mlir::tilec::emitBarrier(Location loc, RewriterBase &rewriter) {
   NVVM::Barrier0Op::create(rewriter, loc);
+}
+
+void mlir::tilec::emitAsyncProxyFence(Location loc, RewriterBase &rewriter) {
+  emitAsm(loc, rewriter, {}, {}, "fence.proxy.async.shared::cta;", {});
 }
 
 void mlir::tilec::recordSharedBytes(LLVM::LLVMFuncOp func) {

@@ -74,6 +74,7 @@ struct ConvertTileGPUToLLVMPass
     populateScanOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
     populateMmaDotOpToLLVMPatterns(converter, patterns);
+    populateWgmmaDotOpToLLVMPatterns(converter, patterns);
     populateLoadMatrixToLLVMPatterns(converter, patterns);
     populateAsyncCopyOpToLLVMPatterns(converter, patterns);
     populateHintOpToLLVMPatterns(converter, patterns);

@@ -8,7 +8,7 @@
 #cols = #tilegpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [0, 1]}>
 #flat = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
-  // CHECK: llvm.mlir.global external @tilegpu_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+  // CHECK: llvm.mlir.global external @tilegpu_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
   // CHECK-LABEL: llvm.func @convert
   func.func @convert(%x: tensor<32x32xf32, #rows>) -> tensor<32x32xf32, #cols> attributes {"tilegpu.num-warps" = 1 : i32} {
     // 32 elements per thread in and out: rows of 4 consecutive elements go

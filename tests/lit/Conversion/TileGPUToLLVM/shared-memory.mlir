@@ -4,7 +4,7 @@
 // the allocation's barrier between two reductions becomes bar.sync 0 and
 // the total travels to LLVM IR as a function attribute for the metadata.
 
-// CHECK: llvm.mlir.global external @tilegpu_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.mlir.global external @tilegpu_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: llvm.func @sums
 // CHECK-SAME: passthrough = {{\[\[}}"tilec-shared-bytes", "16"]]
 // CHECK: llvm.mlir.addressof @tilegpu_shared : !llvm.ptr<3>

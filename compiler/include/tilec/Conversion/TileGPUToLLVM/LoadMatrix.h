@@ -14,6 +14,8 @@
 
 #include "tilec/Conversion/TileGPUToLLVM/Utility.h"
 
+#include "mlir/Transforms/DialectConversion.h"
+
 namespace mlir::tilec {
 
 /// One operand of a tensor-core product held in shared memory.
@@ -25,18 +27,32 @@ struct StagedOperand {
   Type element;                               ///< A 16-bit LLVM type.
 };
 
-/// Element offset (i32) of (row, col) of a tile with rows of `cols`
-/// elements stored with the swizzled layout `shared` (order [1, 0]); `col`
-/// may point inside a vector.
+/// Element offset (i32) of (row, col) of a [rows, cols] tile of
+/// `elementBytes`-byte elements stored with the swizzled layout `shared`
+/// (order [1, 0]); `col` may point inside a vector. Rows longer than 128
+/// bytes are cut into panels of 128-byte rows stored one after another (the
+/// layout wgmma's 128-byte swizzle reads).
 Value emitSwizzledOffset(Location loc, RewriterBase &rewriter,
                          tilegpu::SwizzledSharedEncodingAttr shared,
-                         int64_t cols, Value row, Value col);
+                         int64_t rows, int64_t cols, int64_t elementBytes,
+                         Value row, Value col);
 
 /// Pointer to the first element of slot `slot` (i32) of `buffer`, whose
 /// slots start at `base` (!llvm.ptr<3>); `element` is the converted element
 /// type.
 Value getSlotAddress(Location loc, RewriterBase &rewriter, Value base,
                      Value slot, tilegpu::MemDescType buffer, Type element);
+
+/// The first element of the slot that `slot` (a tilegpu.local_load being
+/// converted) reads, from the converted values of its buffer and slot.
+Value getLocalLoadAddress(Location loc, ConversionPatternRewriter &rewriter,
+                          tilegpu::LocalLoadOp slot, Type element);
+
+/// The MMA accumulator layout of `dot` when it has one of `version` (2:
+/// mma.sync, 3: wgmma), else null. Reports an error at `dot` (and returns
+/// null) when its operand types are not fp16 or bf16 into fp32, which no
+/// tensor-core instruction of tilec multiplies.
+tilegpu::MmaEncodingAttr getTensorCoreLayout(tile::DotOp dot, unsigned version);
 
 /// Stores every element of the distributed tile `value` (converted `packed`)
 /// at `base` with the ldmatrix swizzle (no barrier), and returns the staged

@@ -70,6 +70,11 @@ void populateDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
 void populateMmaDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 
+/// dot on wgmma (sm_90a): operands read from shared memory through matrix
+/// descriptors, the accumulator in registers.
+void populateWgmmaDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                      RewritePatternSet &patterns);
+
 /// convert_layout into dot operand layouts (swizzled scratch and ldmatrix)
 /// and local_load of a slot into them (ldmatrix).
 void populateLoadMatrixToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,

@@ -21,6 +21,11 @@ Value getScratchBase(Location loc, RewriterBase &rewriter, Operation *op);
 /// Emits a barrier across all threads of the program (`bar.sync 0`).
 void emitBarrier(Location loc, RewriterBase &rewriter);
 
+/// Emits `fence.proxy.async.shared::cta` (sm_90): the calling thread's
+/// earlier shared-memory writes become visible to wgmma's reads after the
+/// next barrier.
+void emitAsyncProxyFence(Location loc, RewriterBase &rewriter);
+
 /// LLVM function attribute (a string of decimal digits) that carries a
 /// kernel's dynamic shared-memory bytes from the allocation pass to the
 /// metadata writer, through LLVM IR; the NVPTX backend ignores it.

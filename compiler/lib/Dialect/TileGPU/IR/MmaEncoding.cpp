@@ -1,7 +1,7 @@
 //===- MmaEncoding.cpp - Tensor-core register layouts ---------------------===//
 //
 // Verification and shape arithmetic of #tilegpu.mma (the accumulator of
-// mma.sync) and #tilegpu.dot_op (the operands it reads from registers).
+// mma.sync and wgmma) and #tilegpu.dot_op (the operands it reads from registers).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,8 +16,12 @@ LogicalResult
 MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         unsigned version, ArrayRef<unsigned> warpsPerCTA,
                         ArrayRef<unsigned> instrShape) {
-  if (version != 2)
-    return emitError() << "only version 2 (mma.sync) MMA layouts exist";
+  if (version != 2 && version != 3)
+    return emitError() << "MMA layouts are version 2 (mma.sync) or 3 (wgmma)";
+  if (version == 3 && (warpsPerCTA.size() != 2 || warpsPerCTA[1] != 1 ||
+                       warpsPerCTA[0] % 4 != 0))
+    return emitError() << "a version 3 (wgmma) MMA layout puts whole "
+                          "warpgroups along M: warpsPerCTA = [4k, 1]";
   if (warpsPerCTA.size() != 2 || instrShape.size() != 2)
     return emitError() << "an MMA layout is 2-D: warpsPerCTA and instrShape "
                           "need two entries";

@@ -1,7 +1,8 @@
 //===- AccelerateDot.cpp - tilegpu-accelerate-dot -------------------------===//
 //
 // Moves tl.dot onto the tensor cores: picks the instruction from the target
-// and the operand types, spreads the warps over the result, and converts
+// and the operand types (wgmma on sm_90a where the tile allows, mma.sync
+// otherwise), spreads the warps over the result, and converts
 // the accumulator into the layout the instruction writes; the lowering
 // reads the operands into their dot operand layouts (docs/architecture.md,
 // "Tensor cores").
@@ -59,7 +60,18 @@ struct AccelerateDotPass
     getOperation().walk([&](tile::DotOp dot) { accelerate(dot); });
   }
 
-  /// Rewrites `dot` for mma.sync m16n8k16 when its types allow.
+  /// Whether an [m, n] += [m, k] x [k, n] product of 16-bit operands runs
+  /// on wgmma: sm_90a, whole warpgroups along M with 64 rows each at least
+  /// (m a multiple of 16 per warp), n at most one instruction's 256, and
+  /// operand tiles of whole 1024-byte swizzle atoms.
+  bool canUseWgmma(int64_t m, int64_t n, int64_t k, unsigned numWarps) const {
+    return StringRef(target) == "sm_90a" && numWarps % 4 == 0 &&
+           m % (16 * numWarps) == 0 && n <= 256 && n % 8 == 0 &&
+           (m * k * 2) % 1024 == 0 && (k * n * 2) % 1024 == 0;
+  }
+
+  /// Rewrites `dot` for wgmma (sm_90a) or mma.sync m16n8k16 when its types
+  /// allow.
   void accelerate(tile::DotOp dot) {
     auto aType = cast<RankedTensorType>(dot.getA().getType());
     auto bType = cast<RankedTensorType>(dot.getB().getType());
@@ -74,8 +86,14 @@ struct AccelerateDotPass
     if (m % 16 != 0 || n % 8 != 0 || k % 16 != 0)
       return;
     MLIRContext *context = dot.getContext();
-    auto [warpsM, warpsN] = chooseWarps(m, n, TileGPUDialect::getNumWarps(dot));
-    auto mma = MmaEncodingAttr::get(context, 2, {warpsM, warpsN}, {16, 8});
+    unsigned numWarps = TileGPUDialect::getNumWarps(dot);
+    MmaEncodingAttr mma;
+    if (canUseWgmma(m, n, k, numWarps)) {
+      mma = MmaEncodingAttr::get(context, 3, {numWarps, 1}, {16, 8});
+    } else {
+      auto [warpsM, warpsN] = chooseWarps(m, n, numWarps);
+      mma = MmaEncodingAttr::get(context, 2, {warpsM, warpsN}, {16, 8});
+    }
     // The operands keep their layouts: the lowering stages them in shared
     // memory and reads one K step at a time into the registers of the dot
     // operand layouts (fewer live registers than converting them whole).

@@ -300,6 +300,12 @@ private:
     Value slot = newLoop.getRegionIterArgs().back();
     Type i32 = builder.getI32Type();
     AsyncWaitOp::create(builder, loc, stages - 2);
+    // wgmma reads the slots through the async proxy.
+    if (llvm::any_of(plan.loads, [](PipelinedLoad &pipelined) {
+          return cast<MmaEncodingAttr>(getLayout(pipelined.dot.getC().getType()))
+                     .getVersion() == 3;
+        }))
+      FenceAsyncSharedOp::create(builder, loc);
     tile::BarrierOp::create(builder, loc);
 
     IRMapping current;

@@ -94,6 +94,12 @@ def TileGPU_MmaEncodingAttr : AttrDef<TileGPU_Dialect, "MmaEncoding"> {
 
     `#tilegpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>`
     gives a 128x128 accumulator 64x64 per warp, 128 fp32 per thread.
+
+    Version 3 is the accumulator of `wgmma.mma_async.m64nNk16` (sm_90a):
+    the same registers, with every warp along M (warpsPerCTA = [W, 1], W a
+    multiple of 4); the warpgroup of warps 4g .. 4g+3 computes rows
+    [64g, 64g + 64) of each CTA tile of 16 * W rows with one instruction
+    per K step of 16 across the whole N.
   }];
   let parameters = (ins
     "unsigned":$version,
@@ -163,6 +169,10 @@ def TileGPU_SwizzledSharedEncodingAttr
     c xor ((r / perPhase) mod maxPhase), so the eight 16-byte rows an
     ldmatrix reads (or a warp's vector stores) fall in distinct banks.
     `perPhase` rows share a swizzle (128-byte lines hold that many rows).
+    Rows longer than 128 bytes are cut into panels of 128-byte rows, stored
+    one panel after another; every 8 rows of 128, 64 or 32 bytes then form
+    the 1024-, 512- or 256-byte atom of wgmma's 128-, 64- or 32-byte
+    swizzle, so that wgmma reads the same bytes through a descriptor.
   }];
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
                         "unsigned":$maxPhase,

@@ -79,6 +79,17 @@ def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait",
   let assemblyFormat = "$pending attr-dict";
 }
 
+def TileGPU_FenceAsyncSharedOp : TileGPU_Op<"fence_async_shared",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Order this thread's shared-memory writes before wgmma reads";
+  let description = [{
+    `fence.proxy.async.shared::cta` (sm_90): shared memory this thread
+    wrote through ordinary stores or cp.async becomes visible to the
+    asynchronous proxy that wgmma reads through, once a barrier follows.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def TileGPU_LocalLoadOp : TileGPU_Op<"local_load",
     [MemoryEffects<[MemRead]>]> {
   let summary = "Read one slot into registers";

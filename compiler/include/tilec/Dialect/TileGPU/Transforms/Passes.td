@@ -41,9 +41,12 @@ def TileGPUAccelerateDot
   let summary = "Run tl.dot on tensor cores where the target and types allow";
   let description = [{
     Gives each `tile.dot` whose operands are fp16 or bf16 (fp32
-    accumulator) an MMA result layout for mma.sync m16n8k16 on sm_80 and
-    later: the program's warps are spread over M and N (the larger extent
-    per warp first) and the accumulator is converted to the MMA layout; the
+    accumulator) an MMA result layout: on sm_90a, version 3 (wgmma
+    m64nNk16) with every warp along M when the warps form whole 64-row
+    warpgroups, N is at most 256 and the operand tiles are whole 1024-byte
+    swizzle atoms; otherwise, on sm_80 and later, version 2 (mma.sync
+    m16n8k16) with the program's warps spread over M and N (the larger
+    extent per warp first). The accumulator is converted to the MMA layout; the
     operands keep their layouts (the lowering stages them in shared memory
     and reads each K step into the registers of the dot operand layouts).
     Conversions back to the original layouts follow; tilegpu-remove-layout-conversions then keeps a

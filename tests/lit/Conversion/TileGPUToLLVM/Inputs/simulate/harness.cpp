@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <vector>
 extern "C" {
-alignas(16) char tilegpu_shared[1 << 17];
+alignas(1024) char tilegpu_shared[1 << 17];
 }
 static pthread_barrier_t bar;
 static thread_local int myTid;

@@ -1,0 +1,26 @@
+// RUN: tile-opt %s -tilegpu-allocate-shared-memory -convert-tilegpu-to-llvm | FileCheck %s
+// dot on wgmma (version 3 accumulator, 4 warps = one warpgroup): a (64x32,
+// 64-byte rows) and b (32x64, 128-byte rows) staged in 1024-byte aligned
+// scratch, a proxy fence and a barrier, then per K step of 16 one
+// wgmma.mma_async.m64n64k16 (32 fp32 accumulators per thread, b N-major)
+// between wgmma.fence and the commit; the wait returns the accumulators.
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
+  // CHECK: llvm.mlir.global external @tilegpu_shared() {addr_space = 3 : i32, alignment = 1024 : i64}
+  // CHECK-LABEL: llvm.func @dot
+  // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK: fence.proxy.async.shared::cta;
+  // CHECK: nvvm.barrier0
+  // CHECK: wgmma.fence.sync.aligned;
+  // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $32, $33, p, 1, 1, 0, 1;
+  // CHECK: wgmma.commit_group.sync.aligned;
+  // CHECK: wgmma.wait_group.sync.aligned 0;
+  // CHECK-NOT: wgmma
+  func.func @dot(%a: tensor<64x32xf16, #a>, %b: tensor<32x64xf16, #b>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a> * tensor<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
+}

@@ -233,7 +233,8 @@ struct MatmulCase {
                        ///< "pipe_acc", "pipe_s2", "pipe_s5": HINTS=True
                        ///< (software pipelined; sizes multiples of 16);
                        ///< "wgmma", "wgmma_acc" (sm_90a, operands staged)
-                       ///< and "wgmma_pipe", "wgmma_pipe_acc" (pipelined).
+                       ///< and "wgmma_pipe", "wgmma_pipe_acc",
+                       ///< "wgmma_pipe_s2", "wgmma_pipe_s5" (pipelined).
   std::size_t M, N, K;
   bool AStoredKM = false; ///< a is stored as [K, M].
   bool BStoredNK = false; ///< b is stored as [N, K].
@@ -323,6 +324,11 @@ std::vector<MatmulCase> matmulCases() {
     Cases.push_back({T, "128x64x64_w4", "wgmma_pipe", 208, 144, 304});
     Cases.push_back({T, "128x256x64_w8", "wgmma_pipe", 272, 528, 400});
     Cases.push_back({T, "64x32x128_w4", "wgmma_pipe", 208, 144, 304});
+  }
+  // wgmma groups left in flight across iterations with 2 and 5 stages.
+  for (std::string V : {"wgmma_pipe_s2", "wgmma_pipe_s5"}) {
+    Cases.push_back({"fp16", Base, V, 208, 144, 304});
+    Cases.push_back({"fp16", Base, V, 64, 80, 16});
   }
   Cases.push_back({"fp32", Base, "ieee", 200, 136, 300});
   Cases.push_back({"fp32", Base, "ieee", 200, 136, 300, true, true});

@@ -8,7 +8,9 @@
 // every 64-row block of its warpgroup, `wgmma.mma_async.m64nNk16` multiplies
 // across the whole N; the group is committed and waited for before the
 // accumulator is used (the wait takes and returns the accumulator, so no
-// use can move above it).
+// use can move above it). A dot marked tilegpu.wgmma_async (the pipeliner's
+// loop-carried accumulators) leaves its group in flight; tilegpu.wgmma_wait
+// waits for it.
 //
 // Shared layouts (LoadMatrix.h's emitSwizzledOffset): a [M, K] is K-major,
 // b [K, N] is N-major; rows of 32, 64 or 128 bytes (wider rows are panels of
@@ -68,6 +70,26 @@ Value emitDescriptor(Location loc, RewriterBase &rewriter,
                    (uint64_t(stride >> 4) & 0x3fff) << 32 |
                    getSwizzleMode(tile.rowBytes()) << 62;
   return LLVM::OrOp::create(rewriter, loc, start, constant(fixed));
+}
+
+/// `wgmma.wait_group.sync.aligned pending` taking and returning `acc`, so
+/// that every use of the accumulators follows the wait.
+SmallVector<Value> emitWgmmaWait(Location loc, RewriterBase &rewriter,
+                                 ArrayRef<Value> acc, unsigned pending) {
+  SmallVector<std::string> constraints(acc.size(), "=f");
+  for (size_t i = 0; i < acc.size(); ++i)
+    constraints.push_back(std::to_string(i));
+  Operation *wait = emitAsm(
+      loc, rewriter, SmallVector<Type>(acc.size(), rewriter.getF32Type()), acc,
+      "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";",
+      constraints);
+  if (acc.size() == 1)
+    return {wait->getResult(0)};
+  SmallVector<Value> results;
+  for (size_t i = 0; i < acc.size(); ++i)
+    results.push_back(
+        LLVM::ExtractValueOp::create(rewriter, loc, wait->getResult(0), i));
+  return results;
 }
 
 struct WgmmaDotOpConversion : OpConversionPattern<tile::DotOp> {
@@ -177,22 +199,30 @@ struct WgmmaDotOpConversion : OpConversionPattern<tile::DotOp> {
       }
     }
     emitAsm(loc, rewriter, {}, {}, "wgmma.commit_group.sync.aligned;", {});
-    // The wait returns the accumulators, so every use follows it.
-    SmallVector<std::string> waitConstraints(acc.size(), "=f");
-    for (size_t i = 0; i < acc.size(); ++i)
-      waitConstraints.push_back(std::to_string(i));
-    Operation *wait = emitAsm(
-        loc, rewriter, SmallVector<Type>(acc.size(), rewriter.getF32Type()),
-        acc, "wgmma.wait_group.sync.aligned 0;", waitConstraints);
-    for (size_t i = 0; i < acc.size(); ++i)
-      acc[i] = acc.size() == 1 ? wait->getResult(0)
-                               : LLVM::ExtractValueOp::create(
-                                     rewriter, loc, wait->getResult(0), i)
-                                     .getResult();
+    // Unless the group stays in flight (a wgmma_wait follows), wait for it.
+    if (!op->hasAttr(tilegpu::TileGPUDialect::kWgmmaAsyncAttr))
+      acc = emitWgmmaWait(loc, rewriter, acc, 0);
     rewriter.replaceOp(
         op,
         packElements(loc, acc, getTypeConverter()->convertType(op.getType()),
                      rewriter));
+    return success();
+  }
+};
+
+/// tilegpu.wgmma_wait: the wait on every element of the accumulator.
+struct WgmmaWaitOpConversion : OpConversionPattern<tilegpu::WgmmaWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::WgmmaWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> acc = unpackElements(loc, adaptor.getSrc(), rewriter);
+    rewriter.replaceOp(
+        op,
+        packElements(loc, emitWgmmaWait(loc, rewriter, acc, op.getPending()),
+                     getTypeConverter()->convertType(op.getType()), rewriter));
     return success();
   }
 };
@@ -202,4 +232,6 @@ struct WgmmaDotOpConversion : OpConversionPattern<tile::DotOp> {
 void mlir::tilec::populateWgmmaDotOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<WgmmaDotOpConversion>(converter, patterns.getContext());
+  patterns.add<WgmmaWaitOpConversion>(converter, patterns.getContext(),
+                                      kTilePatternBenefit);
 }

@@ -50,6 +50,22 @@ struct LoopPlan {
   llvm::SetVector<Operation *> stage0;
   /// Iteration arguments (by number) that only stage 0 reads.
   llvm::SmallDenseSet<unsigned> stage0Args;
+  /// Whether each iteration's wgmma group stays in flight into the next
+  /// iteration (every dot is a wgmma whose accumulator is only carried).
+  bool wgmmaInFlight = false;
+
+  /// Slots per load: one more than the stages when the previous iteration's
+  /// wgmma may still read its slot while this iteration's copies are issued.
+  unsigned getNumSlots() const { return numStages + (wgmmaInFlight ? 1 : 0); }
+  /// Iterations between a load's copy and the dot that reads it.
+  unsigned getDistance() const { return numStages - 1; }
+  /// Whether the dots run on wgmma (read the slots through the async proxy).
+  bool hasWgmma() {
+    return llvm::any_of(loads, [](PipelinedLoad &pipelined) {
+      return cast<MmaEncodingAttr>(getLayout(pipelined.dot.getC().getType()))
+                 .getVersion() == 3;
+    });
+  }
 };
 
 /// Whether `value` is a constant whose every element is +0.0.
@@ -142,6 +158,38 @@ bool isSelfContained(LoopPlan &plan) {
   return true;
 }
 
+/// Whether every dot of `plan`'s loop can leave its wgmma group in flight
+/// into the next iteration: each is a wgmma reading both operands from
+/// slots, and its result is only the loop-carried accumulator it reads.
+bool canKeepWgmmaInFlight(LoopPlan &plan) {
+  Block *body = plan.loop.getBody();
+  bool any = false;
+  for (Operation &op : body->without_terminator()) {
+    auto dot = dyn_cast<tile::DotOp>(op);
+    if (!dot)
+      continue;
+    auto mma =
+        dyn_cast_or_null<MmaEncodingAttr>(getLayout(dot.getC().getType()));
+    if (!mma || mma.getVersion() != 3)
+      return false;
+    auto fromSlot = [&](unsigned opIdx) {
+      return llvm::any_of(plan.loads, [&](PipelinedLoad &pipelined) {
+        return pipelined.dot == dot && pipelined.opIdx == opIdx;
+      });
+    };
+    auto acc = dyn_cast<BlockArgument>(dot.getC());
+    if (!fromSlot(0) || !fromSlot(1) || !dot->hasOneUse() || !acc ||
+        acc.getOwner() != body || !acc.hasOneUse())
+      return false;
+    OpOperand &use = *dot->getUses().begin();
+    if (use.getOwner() != body->getTerminator() ||
+        use.getOperandNumber() + 1 != acc.getArgNumber())
+      return false;
+    any = true;
+  }
+  return any;
+}
+
 /// The loads of `loop` to pipeline with `numStages` stages, or nothing.
 std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
                                     const tilec::ModuleAxisInfo &axisInfo) {
@@ -178,6 +226,7 @@ std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
   }
   if (!isSelfContained(plan))
     return std::nullopt;
+  plan.wgmmaInFlight = canKeepWgmmaInFlight(plan);
   return plan;
 }
 
@@ -195,10 +244,9 @@ public:
   void run() {
     OpBuilder builder(loop);
     Location loc = loop.getLoc();
-    unsigned stages = plan.numStages;
     for (PipelinedLoad &pipelined : plan.loads) {
       auto type = cast<RankedTensorType>(pipelined.load.getType());
-      SmallVector<int64_t> shape{stages};
+      SmallVector<int64_t> shape{plan.getNumSlots()};
       shape.append(type.getShape().begin(), type.getShape().end());
       auto shared = SwizzledSharedEncodingAttr::getForLdmatrix(
           builder.getContext(), type.getShape(), 16);
@@ -208,11 +256,11 @@ public:
           LocalAllocOp::create(builder, pipelined.load.getLoc(), memdesc));
     }
 
-    // Prologue: iterations 0 .. stages-2 into slots 0 .. stages-2.
+    // Prologue: iterations 0 .. distance-1 into slots 0 .. distance-1.
     IRMapping prologue;
     for (unsigned number : plan.stage0Args)
       prologue.map(loop.getRegionIterArg(number), loop.getInitArgs()[number]);
-    for (unsigned j = 0; j + 1 < stages; ++j) {
+    for (unsigned j = 0; j < plan.getDistance(); ++j) {
       Value iv = loop.getLowerBound();
       if (j > 0)
         iv = arith::AddIOp::create(
@@ -223,7 +271,7 @@ public:
                  constant(builder, builder.getI32Type(), j));
     }
 
-    // The loop: the stage-0 arguments start `stages - 1` iterations ahead;
+    // The loop: the stage-0 arguments start `distance` iterations ahead;
     // one more argument counts the slot to read.
     SmallVector<Value> inits(loop.getInitArgs());
     for (unsigned number : plan.stage0Args)
@@ -235,10 +283,18 @@ public:
     buildBody(newLoop);
 
     // Drain: the last copies (all masked off) complete before the slots'
-    // bytes are reused.
+    // bytes are reused; in-flight accumulators become final.
+    SmallVector<Value> results(newLoop.getResults());
+    if (plan.wgmmaInFlight)
+      for (Operation &op : loop.getBody()->without_terminator())
+        if (auto dot = dyn_cast<tile::DotOp>(op)) {
+          unsigned number = dot->getUses().begin()->getOperandNumber();
+          results[number] = WgmmaWaitOp::create(builder, dot.getLoc(),
+                                                results[number].getType(),
+                                                results[number], 0);
+        }
     AsyncWaitOp::create(builder, loc, 0);
-    for (auto [oldResult, newResult] :
-         llvm::zip(loop.getResults(), newLoop.getResults()))
+    for (auto [oldResult, newResult] : llvm::zip(loop.getResults(), results))
       oldResult.replaceAllUsesWith(newResult);
     loop.erase();
   }
@@ -291,20 +347,17 @@ private:
   }
 
   /// The body of the pipelined loop: wait for this iteration's slot, read
-  /// it, issue the copies `stages - 1` iterations ahead into the slot read
-  /// last iteration, then the original computation.
+  /// it, issue the copies `stages - 1` iterations ahead into a slot whose
+  /// readers are done, then the original computation.
   void buildBody(scf::ForOp newLoop) {
     OpBuilder builder = OpBuilder::atBlockBegin(newLoop.getBody());
     Location loc = loop.getLoc();
-    unsigned stages = plan.numStages;
     Value slot = newLoop.getRegionIterArgs().back();
     Type i32 = builder.getI32Type();
-    AsyncWaitOp::create(builder, loc, stages - 2);
+    unsigned distance = plan.getDistance(), slots = plan.getNumSlots();
+    AsyncWaitOp::create(builder, loc, distance - 1);
     // wgmma reads the slots through the async proxy.
-    if (llvm::any_of(plan.loads, [](PipelinedLoad &pipelined) {
-          return cast<MmaEncodingAttr>(getLayout(pipelined.dot.getC().getType()))
-                     .getVersion() == 3;
-        }))
+    if (plan.hasWgmma())
       FenceAsyncSharedOp::create(builder, loc);
     tile::BarrierOp::create(builder, loc);
 
@@ -326,22 +379,26 @@ private:
                                       operandType, buffers[index], slot));
     }
 
-    // Ahead: iteration i + stages - 1 into slot (slot - 1) mod stages.
+    // Ahead: iteration i + distance into slot (slot + distance) mod slots,
+    // the slot last read `slots - distance` iterations ago.
     IRMapping ahead;
     for (unsigned number : plan.stage0Args)
       ahead.map(loop.getRegionIterArg(number),
                 newLoop.getRegionIterArgs()[number]);
-    Value distance = arith::MulIOp::create(
-        builder, loc, loop.getStep(),
-        constant(builder, loop.getStep().getType(), stages - 1));
-    Value aheadIv = arith::AddIOp::create(builder, loc,
-                                          newLoop.getInductionVar(), distance);
-    Value isFirst =
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, slot,
-                              constant(builder, i32, 0));
+    Value aheadIv = arith::AddIOp::create(
+        builder, loc, newLoop.getInductionVar(),
+        arith::MulIOp::create(
+            builder, loc, loop.getStep(),
+            constant(builder, loop.getStep().getType(), distance)));
+    Value sum = arith::AddIOp::create(builder, loc, slot,
+                                      constant(builder, i32, distance));
+    Value wrapsAround =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, sum,
+                              constant(builder, i32, slots));
     Value writeSlot = arith::SelectOp::create(
-        builder, loc, isFirst, constant(builder, i32, stages - 1),
-        arith::SubIOp::create(builder, loc, slot, constant(builder, i32, 1)));
+        builder, loc, wrapsAround,
+        arith::SubIOp::create(builder, loc, sum, constant(builder, i32, slots)),
+        sum);
     emitStage0(builder, ahead, aheadIv, writeSlot);
 
     // The original computation, reading the slots; stage-0 ops that only
@@ -352,7 +409,16 @@ private:
         continue;
       if (plan.stage0.contains(&op) && !isUsedBeyondStage0(&op, yield))
         continue;
-      builder.clone(op, current);
+      Operation *clone = builder.clone(op, current);
+      // The dot leaves its group in flight; waiting for the previous
+      // iteration's group frees that iteration's slots.
+      if (plan.wgmmaInFlight && isa<tile::DotOp>(clone)) {
+        clone->setAttr(TileGPUDialect::kWgmmaAsyncAttr, builder.getUnitAttr());
+        current.map(op.getResult(0),
+                    WgmmaWaitOp::create(builder, clone->getLoc(),
+                                        clone->getResult(0).getType(),
+                                        clone->getResult(0), 1));
+      }
     }
     SmallVector<Value> results;
     for (auto [number, value] : llvm::enumerate(yield.getOperands()))
@@ -363,7 +429,7 @@ private:
         arith::AddIOp::create(builder, loc, slot, constant(builder, i32, 1));
     Value wraps =
         arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, nextSlot,
-                              constant(builder, i32, stages));
+                              constant(builder, i32, slots));
     results.push_back(arith::SelectOp::create(
         builder, loc, wraps, constant(builder, i32, 0), nextSlot));
     scf::YieldOp::create(builder, loc, results);
@@ -407,24 +473,35 @@ struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
       if (!stagesAttr || stagesAttr.getInt() < 2)
         return;
       unsigned stages = std::min<int64_t>(stagesAttr.getInt(), kMaxStages);
-      // The largest buffer the function has without pipelining, which the
-      // slots must fit beside.
-      int64_t otherBytes = 0;
-      func.walk([&](Operation *op) {
-        otherBytes = std::max(otherBytes, tilec::getScratchBytes(op));
-      });
       func.walk([&](scf::ForOp loop) {
         std::optional<LoopPlan> plan = analyzeLoop(loop, stages, axisInfo);
         if (!plan)
           return;
+        // The slots live through the loop: beside the largest buffer of an
+        // op inside it (buffers of ops elsewhere may reuse their bytes),
+        // but for dots whose operands all come from slots (no staging).
+        int64_t otherBytes = 0;
+        loop->walk([&](Operation *op) {
+          auto dot = dyn_cast<tile::DotOp>(op);
+          if (dot && llvm::count_if(plan->loads, [&](PipelinedLoad &pipelined) {
+                       return pipelined.dot == dot;
+                     }) == 2)
+            return;
+          otherBytes = std::max(otherBytes, tilec::getScratchBytes(op));
+        });
         int64_t slotBytes = 0;
         for (PipelinedLoad &pipelined : plan->loads)
           slotBytes += getSlotBytes(pipelined.load);
-        while (plan->numStages > 2 && sharedMemoryLimit > 0 &&
-               plan->numStages * slotBytes + otherBytes > sharedMemoryLimit)
+        auto fits = [&] {
+          return sharedMemoryLimit <= 0 ||
+                 plan->getNumSlots() * slotBytes + otherBytes <=
+                     sharedMemoryLimit;
+        };
+        if (!fits())
+          plan->wgmmaInFlight = false;
+        while (plan->numStages > 2 && !fits())
           --plan->numStages;
-        if (sharedMemoryLimit > 0 &&
-            plan->numStages * slotBytes + otherBytes > sharedMemoryLimit)
+        if (!fits())
           return;
         plans.push_back(std::move(*plan));
       });

@@ -1,13 +1,14 @@
 // RUN: tile-opt %s -split-input-file -tilegpu-pipeline=target=sm_90 -canonicalize | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tilegpu-pipeline=target=sm_75 | FileCheck %s --check-prefix=OLD
-// RUN: tile-opt %s -split-input-file "-tilegpu-pipeline=target=sm_90 shared-memory-limit=40000" -canonicalize | FileCheck %s --check-prefix=SMALL
+// RUN: tile-opt %s -split-input-file "-tilegpu-pipeline=target=sm_90 shared-memory-limit=20000" -canonicalize | FileCheck %s --check-prefix=SMALL
 // The loads feeding a tensor-core dot in a loop become cp.async copies into
 // num_stages slots, issued num_stages - 1 iterations ahead (with the mask
 // and pointer arithmetic they need); each iteration waits for its slot,
 // barriers, reads it, issues the copies ahead into the slot read last, then
 // multiplies. Below sm_80 nothing changes; with too little shared memory for
-// three stages beside the epilogue's 16 KB conversion, two are used (each
-// iteration then waits for all of its copies).
+// three stages (20000 bytes: the epilogue's conversion after the loop may
+// reuse the slots' bytes), two are used (each iteration then waits for all
+// of its copies).
 
 // CHECK-LABEL: func.func @three_stages
 // CHECK-DAG: %[[A:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<[3, 64, 32], f16, #tilegpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>>
@@ -29,7 +30,9 @@
 // CHECK-NEXT: %[[LA:.*]] = tilegpu.local_load %[[A]][%[[SLOT]]] : {{.*}} -> tensor<64x32xf16, #tilegpu.dot_op<{opIdx = 0, parent = #tilegpu.mma<{{.*}}>, kWidth = 2}>>
 // CHECK-NEXT: %[[LB:.*]] = tilegpu.local_load %[[B]][%[[SLOT]]] : {{.*}} -> tensor<32x64xf16, #tilegpu.dot_op<{opIdx = 1, parent = #tilegpu.mma<{{.*}}>, kWidth = 2}>>
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[IV]], %c2_i32 : i32
-// CHECK: %[[WRITE:.*]] = arith.select %{{.*}}, %c2_i32, %{{.*}} : i32
+// CHECK: %[[SUM:.*]] = arith.addi %[[SLOT]], %c2_i32 : i32
+// CHECK: %[[WRAPS:.*]] = arith.cmpi sge, %[[SUM]], %c3_i32 : i32
+// CHECK: %[[WRITE:.*]] = arith.select %[[WRAPS]], %{{.*}}, %[[SUM]] : i32
 // CHECK: arith.cmpi slt, %[[AHEAD]], %[[N]] : i32
 // CHECK: arith.muli %[[AHEAD]], %c32_i32 : i32
 // CHECK: tilegpu.async_copy %[[PA]], %[[A]][%[[WRITE]]] mask
@@ -347,5 +350,97 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     %33 = tile.addptr %31, %32 : tensor<64x64x!tile.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
     tile.store %33, %27 : (tensor<64x64x!tile.ptr<f32>, #blocked>, tensor<64x64xf32, #blocked>) -> ()
     return %26#1 : tensor<64x32x!tile.ptr<f16>, #blocked1>
+  }
+}
+
+// -----
+
+// wgmma dots whose accumulator is only carried leave their group in flight
+// into the next iteration: one more slot, so that the copies never target
+// the slot the previous iteration's wgmma may still read; a proxy fence
+// after the wait; wgmma_wait 1 after the dot, wgmma_wait 0 after the loop.
+// CHECK-LABEL: func.func @wgmma_in_flight
+// CHECK-DAG: %[[A:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<[4, 64, 32]
+// CHECK-DAG: %[[B:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<[4, 32, 64]
+// CHECK: %[[LOOP:.*]]:4 = scf.for
+// CHECK-NEXT: tilegpu.async_wait 1
+// CHECK-NEXT: tilegpu.fence_async_shared
+// CHECK-NEXT: tile.barrier
+// CHECK: arith.addi %{{.*}}, %c2_i32 : i32
+// CHECK: %[[SUM:.*]] = arith.addi %{{.*}}, %c2_i32 : i32
+// CHECK: arith.cmpi sge, %[[SUM]], %c4_i32 : i32
+// CHECK: %[[D:.*]] = tile.dot %{{.*}} {tilegpu.wgmma_async}
+// CHECK-NEXT: %[[W:.*]] = tilegpu.wgmma_wait %[[D]], 1
+// CHECK: scf.yield %[[W]]
+// CHECK: %[[FINAL:.*]] = tilegpu.wgmma_wait %[[LOOP]]#0, 0
+// CHECK-NEXT: tilegpu.async_wait 0
+// CHECK-NEXT: tilegpu.convert_layout %[[FINAL]]
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#slice = #tilegpu.slice<{dim = 1, parent = #blocked1}>
+#slice1 = #tilegpu.slice<{dim = 0, parent = #blocked}>
+#slice2 = #tilegpu.slice<{dim = 1, parent = #blocked}>
+#slice3 = #tilegpu.slice<{dim = 0, parent = #blocked1}>
+#mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @wgmma_in_flight(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg3: i32) attributes {tile.kernel, tile.num_stages = 3 : i32, tile.num_warps = 4 : i32, "tilegpu.num-warps" = 4 : i32} {
+    %c31_i32 = arith.constant 31 : i32
+    %cst = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %cst_0 = arith.constant dense<2048> : tensor<32x64xi32, #blocked>
+    %cst_1 = arith.constant dense<32> : tensor<64x32xi32, #blocked1>
+    %cst_2 = arith.constant dense<0.000000e+00> : tensor<64x32xf16, #blocked1>
+    %c1_i32 = arith.constant 1 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %cst_3 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %cst_4 = arith.constant dense<64> : tensor<32x1xi32, #blocked>
+    %0 = tile.hint %arg3 {divisibility = array<i64: 16>} : i32
+    %1 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #slice>
+    %2 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #slice1>
+    %3 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #slice2>
+    %4 = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #slice3>
+    %5 = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #slice2>
+    %6 = tile.splat %arg0 : tensor<64x1x!tile.ptr<f16>, #blocked1>
+    %7 = tile.expand_dims %1 {axis = 1 : i32} : tensor<64xi32, #slice> -> tensor<64x1xi32, #blocked1>
+    %8 = tile.expand_dims %3 {axis = 1 : i32} : tensor<64xi32, #slice2> -> tensor<64x1xi32, #blocked>
+    %9 = tile.splat %0 : tensor<64x1xi32, #blocked1>
+    %10 = arith.muli %7, %9 : tensor<64x1xi32, #blocked1>
+    %11 = tile.addptr %6, %10 : tensor<64x1x!tile.ptr<f16>, #blocked1>, tensor<64x1xi32, #blocked1>
+    %12 = tile.broadcast %11 : tensor<64x1x!tile.ptr<f16>, #blocked1> -> tensor<64x32x!tile.ptr<f16>, #blocked1>
+    %13 = tile.expand_dims %4 {axis = 0 : i32} : tensor<32xi32, #slice3> -> tensor<1x32xi32, #blocked1>
+    %14 = tile.broadcast %13 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %15 = tile.addptr %12, %14 : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+    %16 = tile.splat %arg1 : tensor<32x1x!tile.ptr<f16>, #blocked>
+    %17 = tile.expand_dims %5 {axis = 1 : i32} : tensor<32xi32, #slice2> -> tensor<32x1xi32, #blocked>
+    %18 = arith.muli %17, %cst_4 : tensor<32x1xi32, #blocked>
+    %19 = tile.addptr %16, %18 : tensor<32x1x!tile.ptr<f16>, #blocked>, tensor<32x1xi32, #blocked>
+    %20 = tile.broadcast %19 : tensor<32x1x!tile.ptr<f16>, #blocked> -> tensor<32x64x!tile.ptr<f16>, #blocked>
+    %21 = tile.expand_dims %2 {axis = 0 : i32} : tensor<64xi32, #slice1> -> tensor<1x64xi32, #blocked>
+    %22 = tile.broadcast %21 : tensor<1x64xi32, #blocked> -> tensor<32x64xi32, #blocked>
+    %23 = tile.addptr %20, %22 : tensor<32x64x!tile.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+    %24 = arith.addi %0, %c31_i32 : i32
+    %25 = arith.divsi %24, %c32_i32 : i32
+    %26:3 = scf.for %arg4 = %c0_i32 to %25 step %c1_i32 iter_args(%arg5 = %cst_3, %arg6 = %15, %arg7 = %23) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked>)  : i32 {
+      %34 = arith.muli %arg4, %c32_i32 : i32
+      %35 = arith.subi %0, %34 : i32
+      %36 = tile.splat %35 : tensor<1x32xi32, #blocked1>
+      %37 = arith.cmpi slt, %13, %36 : tensor<1x32xi32, #blocked1>
+      %38 = tile.broadcast %37 : tensor<1x32xi1, #blocked1> -> tensor<64x32xi1, #blocked1>
+      %39 = tile.load %arg6 mask %38 other %cst_2 : (tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi1, #blocked1>, tensor<64x32xf16, #blocked1>) -> tensor<64x32xf16, #blocked1>
+      %40 = tile.load %arg7 : (tensor<32x64x!tile.ptr<f16>, #blocked>) -> tensor<32x64xf16, #blocked>
+      %41 = tile.dot %39, %40, %arg5 : tensor<64x32xf16, #blocked1> * tensor<32x64xf16, #blocked> -> tensor<64x64xf32, #mma>
+      %42 = tile.addptr %arg6, %cst_1 : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+      %43 = tile.addptr %arg7, %cst_0 : tensor<32x64x!tile.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+      scf.yield %41, %42, %43 : tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked>
+    }
+    %27 = tilegpu.convert_layout %26#0 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    %28 = tile.splat %arg2 : tensor<64x1x!tile.ptr<f32>, #blocked>
+    %29 = arith.muli %8, %cst : tensor<64x1xi32, #blocked>
+    %30 = tile.addptr %28, %29 : tensor<64x1x!tile.ptr<f32>, #blocked>, tensor<64x1xi32, #blocked>
+    %31 = tile.broadcast %30 : tensor<64x1x!tile.ptr<f32>, #blocked> -> tensor<64x64x!tile.ptr<f32>, #blocked>
+    %32 = tile.broadcast %21 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %33 = tile.addptr %31, %32 : tensor<64x64x!tile.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
+    tile.store %33, %27 : (tensor<64x64x!tile.ptr<f32>, #blocked>, tensor<64x64xf32, #blocked>) -> ()
+    return
   }
 }

@@ -26,6 +26,10 @@ def TileGPU_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// Function (or module) attribute: warps per program.
     static constexpr ::llvm::StringLiteral kNumWarpsAttr = "tilegpu.num-warps";
+    /// Unit attribute of a tile.dot on wgmma: its group is committed but not
+    /// waited for (a tilegpu.wgmma_wait on its result follows).
+    static constexpr ::llvm::StringLiteral kWgmmaAsyncAttr =
+        "tilegpu.wgmma_async";
     /// Module attribute: threads per warp.
     static constexpr ::llvm::StringLiteral kThreadsPerWarpAttr =
         "tilegpu.threads-per-warp";

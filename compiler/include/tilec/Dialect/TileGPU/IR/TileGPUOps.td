@@ -90,6 +90,22 @@ def TileGPU_FenceAsyncSharedOp : TileGPU_Op<"fence_async_shared",
   let assemblyFormat = "attr-dict";
 }
 
+def TileGPU_WgmmaWaitOp : TileGPU_Op<"wgmma_wait",
+    [AllTypesMatch<["src", "result"]>, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Wait until at most `pending` groups of wgmma are in flight";
+  let description = [{
+    The accumulator `src` of a tile.dot that left its wgmma group in flight
+    (`tilegpu.wgmma_async`), as `result` once no more than `pending` of the
+    warpgroup's groups are outstanding: with 0 it is final; with 1 only the
+    latest group may still write it, which only a following wgmma into the
+    same accumulator may then read.
+  }];
+  let arguments = (ins Tile_Tensor:$src,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$pending);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src `,` $pending attr-dict `:` type($src)";
+}
+
 def TileGPU_LocalLoadOp : TileGPU_Op<"local_load",
     [MemoryEffects<[MemRead]>]> {
   let summary = "Read one slot into registers";

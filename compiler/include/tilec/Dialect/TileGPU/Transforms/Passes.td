@@ -74,9 +74,15 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
     `local_load`, issues the copies of iteration i+S-1 into the slot read
     one iteration earlier, and then multiplies. The pointer and mask
     arithmetic the loads need runs S-1 iterations ahead with them (it may
-    not depend on anything else the loop computes). Fewer stages are used
-    when S slots of every operand would not fit beside the kernel's other
-    shared memory; loops that do not qualify are left as they are.
+    not depend on anything else the loop computes). When every dot of the
+    loop is a wgmma (sm_90a) reading both operands from slots and its
+    result is only the carried accumulator, its group stays in flight into
+    the next iteration (`tilegpu.wgmma_async`, then `tilegpu.wgmma_wait` 1
+    after it and 0 after the loop) and each load gets S+1 slots, so that
+    copies never overwrite a slot an unfinished wgmma reads. At most 8
+    stages are used, and fewer when the slots would not fit beside the
+    largest buffer of an op inside the loop (first dropping the extra
+    slot); loops that do not qualify are left as they are.
   }];
   let options = [
     Option<"target", "target", "std::string", "\"sm_80\"",

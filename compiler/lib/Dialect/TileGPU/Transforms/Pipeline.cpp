@@ -98,7 +98,7 @@ int64_t getCopyWidth(tile::LoadOp load, const tilec::ModuleAxisInfo &axisInfo) {
 /// Adds to `plan` the ops of the loop body that compute `values`, and the
 /// iteration arguments they read (with what the previous iteration yields
 /// for them). False when one of them cannot run ahead: it has regions or
-/// side effects.
+/// side effects, or reads what a pipelined load loaded.
 bool collectStage0(LoopPlan &plan, ArrayRef<Value> values) {
   Block *body = plan.loop.getBody();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
@@ -114,7 +114,12 @@ bool collectStage0(LoopPlan &plan, ArrayRef<Value> values) {
       continue;
     }
     Operation *op = value.getDefiningOp();
-    if (op->getBlock() != body || plan.stage0.contains(op))
+    if (op->getBlock() != body)
+      continue;
+    // A pipelined load's value exists only in its own iteration's slot.
+    if (isa<tile::LoadOp>(op) && plan.stage0.contains(op))
+      return false;
+    if (plan.stage0.contains(op))
       continue;
     if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
       return false;
@@ -216,8 +221,9 @@ std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
   }
   if (plan.loads.empty())
     return std::nullopt;
-  for (PipelinedLoad &pipelined : plan.loads) {
+  for (PipelinedLoad &pipelined : plan.loads)
     plan.stage0.insert(pipelined.load);
+  for (PipelinedLoad &pipelined : plan.loads) {
     SmallVector<Value> operands{pipelined.load.getPtr()};
     if (Value mask = pipelined.load.getMask())
       operands.push_back(mask);

@@ -271,11 +271,12 @@ Attribute findConvertedLayout(Value value, Attribute current,
 }
 
 /// A loop-carried tile that is converted into its layout every iteration
-/// (an accumulator of reductions: `acc += tl.sum(x, axis=1)`) is carried in
-/// the converted value's layout instead: its initial value and the yielded
-/// value are rematerialized there, and uses that need the old layout get a
-/// conversion (inside the loop only when some use is not part of the
-/// yielded chain).
+/// (an accumulator of reductions: `acc += tl.sum(x, axis=1)`, or a dot's
+/// accumulator loaded before the loop) is carried in the converted value's
+/// layout instead: the yielded value is rematerialized there, the initial
+/// value too or else converted once before the loop, and uses that need the
+/// old layout get a conversion (inside the loop only when some use is not
+/// part of the yielded chain).
 struct RelayoutLoopCarried : OpRewritePattern<scf::ForOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -292,9 +293,7 @@ struct RelayoutLoopCarried : OpRewritePattern<scf::ForOp> {
         continue;
       Rematerializer remat;
       remat.assume(arg, target);
-      Value init = loop.getInitArgs()[i];
-      if (!remat.canRematerialize(init, target) ||
-          !remat.canRematerialize(yielded, target))
+      if (!remat.canRematerialize(yielded, target))
         continue;
       relayout(loop, i, target, remat, rewriter);
       return success();
@@ -308,7 +307,13 @@ struct RelayoutLoopCarried : OpRewritePattern<scf::ForOp> {
     OpResult result = loop->getResult(i);
     Type oldType = arg.getType(), newType = withLayout(oldType, target);
     rewriter.setInsertionPoint(loop);
-    Value init = remat.rematerialize(loop.getInitArgs()[i], target, rewriter);
+    // The initial value is rematerialized when that moves no data, else
+    // converted once before the loop (e.g. an accumulator loaded from memory).
+    Value init = loop.getInitArgs()[i];
+    init = remat.canRematerialize(init, target)
+               ? remat.rematerialize(init, target, rewriter)
+               : ConvertLayoutOp::create(rewriter, loop.getLoc(), newType, init)
+                     .getResult();
     rewriter.modifyOpInPlace(loop, [&] {
       loop.getInitArgsMutable()[i].set(init);
       arg.setType(newType);

@@ -180,3 +180,32 @@ func.func @kept_load(%w: !tile.ptr<f32>) -> tensor<1x128xf32, #wide> {
   %e = tile.expand_dims %c {axis = 0 : i32} : tensor<128xf32, #rw> -> tensor<1x128xf32, #wide>
   return %e : tensor<1x128xf32, #wide>
 }
+
+// -----
+
+// A dot's accumulator loaded before its loop (blocked) and converted into the
+// MMA layout every iteration is converted once, before the loop, and carried
+// in the MMA layout; one conversion back follows the loop.
+#b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// CHECK-LABEL: func.func @loaded_accumulator
+// CHECK: %[[C:.*]] = tile.load
+// CHECK: %[[INIT:.*]] = tilegpu.convert_layout %[[C]] : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #tilegpu.mma
+// CHECK: %[[LOOP:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<64x64xf32, #tilegpu.mma
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.dot %{{.*}}, %{{.*}}, %[[ACC]]
+// CHECK: scf.yield
+// CHECK: tilegpu.convert_layout %[[LOOP]] : tensor<64x64xf32, #tilegpu.mma{{.*}} -> tensor<64x64xf32, #blocked>
+func.func @loaded_accumulator(%a: tensor<64x32xf16, #b>, %bb: tensor<32x64xf16, #b>, %cp: tensor<64x64x!tile.ptr<f32>, #b>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c = tile.load %cp : (tensor<64x64x!tile.ptr<f32>, #b>) -> tensor<64x64xf32, #b>
+  %acc = scf.for %i = %c0 to %n step %c1 iter_args(%x = %c) -> (tensor<64x64xf32, #b>) {
+    %in = tilegpu.convert_layout %x : tensor<64x64xf32, #b> -> tensor<64x64xf32, #mma>
+    %d = tile.dot %a, %bb, %in : tensor<64x32xf16, #b> * tensor<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+    %out = tilegpu.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #b>
+    scf.yield %out : tensor<64x64xf32, #b>
+  }
+  tile.store %cp, %acc : (tensor<64x64x!tile.ptr<f32>, #b>, tensor<64x64xf32, #b>) -> ()
+  return
+}

@@ -107,9 +107,17 @@ def weighted_sum_fwd(x_ptr, weight_ptr, output_ptr, x_stride_row, x_stride_dim,
 @triton.jit
 def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
                   stride_bn, stride_cm, stride_cn, BLOCK_M: tl.constexpr,
-                  BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    pid_m = tl.program_id(axis=0)
-    pid_n = tl.program_id(axis=1)
+                  BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                  GROUP_M: tl.constexpr):
+    # The 2-D grid regrouped as dsl_examples/matmul.tile does.
+    num_pid_m = tl.num_programs(axis=0)
+    num_pid_n = tl.num_programs(axis=1)
+    pid = tl.program_id(axis=1) * num_pid_m + tl.program_id(axis=0)
+    num_pid_in_group = GROUP_M * num_pid_n
+    first_pid_m = (pid // num_pid_in_group) * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+    pid_n = (pid % num_pid_in_group) // group_size_m
     offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     offs_k = tl.arange(0, BLOCK_K)
@@ -365,7 +373,8 @@ def matmul_cases(configs):
                 matmul_kernel[grid](a, b, c, size, size, size, a.stride(0), a.stride(1),
                                     b.stride(0), b.stride(1), c.stride(0), c.stride(1),
                                     BLOCK_M=cfg["BLOCK_M"], BLOCK_N=cfg["BLOCK_N"],
-                                    BLOCK_K=cfg["BLOCK_K"], num_warps=cfg["num_warps"],
+                                    BLOCK_K=cfg["BLOCK_K"], GROUP_M=cfg.get("GROUP_M", 1),
+                                    num_warps=cfg["num_warps"],
                                     num_stages=cfg.get("num_stages", 3))
                 return c
 
@@ -476,10 +485,10 @@ DEFAULT_CONFIGS = {
     "softmax.ptx": {"num_warps": 4, "BLOCK_SIZE": 1024},
     "softmax_16384.ptx": {"num_warps": 16, "BLOCK_SIZE": 16384},
     "weighted_sum.ptx": {"num_warps": 4, "ROWS_TILE_SIZE": 16, "D_TILE_SIZE": 256},
-    "matmul_d16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128,
-                       "BLOCK_N": 128, "BLOCK_K": 32},
-    "matmul_bf16_d16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128,
-                            "BLOCK_N": 128, "BLOCK_K": 32},
+    "matmul_d16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 256,
+                       "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8},
+    "matmul_bf16_d16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 256,
+                            "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8},
     "attention.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 64, "BLOCK_N": 64},
     "attention_causal.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 64,
                              "BLOCK_N": 64},

@@ -89,7 +89,8 @@ def main():
                     a, b, c, size, size, size, a.stride(0), a.stride(1), b.stride(0),
                     b.stride(1), c.stride(0), c.stride(1), BLOCK_M=cfg["BLOCK_M"],
                     BLOCK_N=cfg["BLOCK_N"], BLOCK_K=cfg["BLOCK_K"],
-                    num_warps=cfg["num_warps"], num_stages=cfg["num_stages"])
+                    GROUP_M=cfg.get("GROUP_M", 1), num_warps=cfg["num_warps"],
+                    num_stages=cfg["num_stages"])
             try:
                 run()
                 tri = 2 * size ** 3 / bench.median_ms(run) / 1e9
@@ -98,7 +99,7 @@ def main():
                 print(f"triton {variant.name}: {str(e).splitlines()[0]}")
             mine, status = rates.get(size, (None, "not run"))
             desc = (f"{cfg['BLOCK_M']}x{cfg['BLOCK_N']}x{cfg['BLOCK_K']} "
-                    f"w{cfg['num_warps']} s{cfg['num_stages']}")
+                    f"w{cfg['num_warps']} s{cfg['num_stages']} g{cfg.get('GROUP_M', 1)}")
             ratio = f"{mine / tri:.3f}" if mine and tri else "-"
             ratio_cublas = f"{mine / cublas[size]:.3f}" if mine else "-"
             line = (f"| {variant.name} | {desc} | {size} | {bench.fmt(mine, 1)} | "

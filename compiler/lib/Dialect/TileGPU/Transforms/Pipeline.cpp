@@ -50,6 +50,10 @@ struct LoopPlan {
   llvm::SetVector<Operation *> stage0;
   /// Iteration arguments (by number) that only stage 0 reads.
   llvm::SmallDenseSet<unsigned> stage0Args;
+  /// Stage-0 ops computed from those arguments: they run only ahead (the
+  /// other stage-0 ops, computed from the induction variable and
+  /// invariants, also run for the current iteration when it needs them).
+  llvm::SmallPtrSet<Operation *, 16> aheadOps;
   /// Whether each iteration's wgmma group stays in flight into the next
   /// iteration (every dot is a wgmma whose accumulator is only carried).
   bool wgmmaInFlight = false;
@@ -143,7 +147,6 @@ bool isSelfContained(LoopPlan &plan) {
       return false;
     worklist.push_back(plan.loop.getRegionIterArg(number));
   }
-  llvm::SmallPtrSet<Operation *, 16> visited;
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     for (OpOperand &use : value.getUses()) {
@@ -156,7 +159,7 @@ bool isSelfContained(LoopPlan &plan) {
       if (!user || !plan.stage0.contains(user))
         return false;
       // A pipelined load's value comes from its slot, in its own iteration.
-      if (!isa<tile::LoadOp>(user) && visited.insert(user).second)
+      if (!isa<tile::LoadOp>(user) && plan.aheadOps.insert(user).second)
         worklist.append(user->result_begin(), user->result_end());
     }
   }
@@ -195,10 +198,25 @@ bool canKeepWgmmaInFlight(LoopPlan &plan) {
   return any;
 }
 
+/// Whether anything in `loop`'s body may write memory (a store, an atomic,
+/// a barrier, a debug print...): loads issued iterations ahead would then
+/// pass writes of the iterations in between, which may alias them.
+bool writesMemory(scf::ForOp loop) {
+  WalkResult result = loop.getBody()->walk([](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (effects ? effects.hasEffect<MemoryEffects::Write>()
+                : !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+                      !isa<scf::YieldOp>(op))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 /// The loads of `loop` to pipeline with `numStages` stages, or nothing.
 std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
                                     const tilec::ModuleAxisInfo &axisInfo) {
-  if (loop.getUnsignedCmp())
+  if (loop.getUnsignedCmp() || writesMemory(loop))
     return std::nullopt;
   LoopPlan plan;
   plan.loop = loop;
@@ -266,16 +284,11 @@ public:
     IRMapping prologue;
     for (unsigned number : plan.stage0Args)
       prologue.map(loop.getRegionIterArg(number), loop.getInitArgs()[number]);
-    for (unsigned j = 0; j < plan.getDistance(); ++j) {
-      Value iv = loop.getLowerBound();
-      if (j > 0)
-        iv = arith::AddIOp::create(
-            builder, loc, iv,
-            arith::MulIOp::create(builder, loc, loop.getStep(),
-                                  constant(builder, iv.getType(), j)));
-      emitStage0(builder, prologue, iv,
-                 constant(builder, builder.getI32Type(), j));
-    }
+    for (unsigned j = 0; j < plan.getDistance(); ++j)
+      for (auto [arg, value] :
+           emitStage0(builder, prologue, loop.getLowerBound(), j,
+                      constant(builder, builder.getI32Type(), j)))
+        prologue.map(arg, value);
 
     // The loop: the stage-0 arguments start `distance` iterations ahead;
     // one more argument counts the slot to read.
@@ -288,8 +301,9 @@ public:
                            loop.getUpperBound(), loop.getStep(), inits);
     buildBody(newLoop);
 
-    // Drain: the last copies (all masked off) complete before the slots'
-    // bytes are reused; in-flight accumulators become final.
+    // Drain: the last copies (all masked off) complete, and a barrier
+    // passes, before the slots' bytes are reused; in-flight accumulators
+    // become final.
     SmallVector<Value> results(newLoop.getResults());
     if (plan.wgmmaInFlight)
       for (Operation &op : loop.getBody()->without_terminator())
@@ -300,6 +314,9 @@ public:
                                                 results[number], 0);
         }
     AsyncWaitOp::create(builder, loc, 0);
+    // Every thread's copies have landed and every read of the slots is done
+    // before anything reuses their bytes.
+    tile::BarrierOp::create(builder, loc);
     for (auto [oldResult, newResult] : llvm::zip(loop.getResults(), results))
       oldResult.replaceAllUsesWith(newResult);
     loop.erase();
@@ -311,16 +328,42 @@ private:
                                      builder.getIntegerAttr(type, value));
   }
 
-  /// Clones stage 0 for induction value `iv` (the arguments it reads
-  /// mapped in `mapping`), turns its loads into copies into `slot`, masked
-  /// off past the loop's end, commits them as one group, and maps the
-  /// stage-0 arguments to the values this iteration yields for them.
-  void emitStage0(OpBuilder &builder, IRMapping &mapping, Value iv,
-                  Value slot) {
+  /// Clones stage 0 for the iteration `offset` steps after induction value
+  /// `base` (the arguments it reads mapped in `mapping`), turns its loads
+  /// into copies into `slot`, masked off past the loop's end (decided in 64
+  /// bits, so that an induction value wrapping around cannot pass), commits
+  /// them as one group, and returns the values this iteration yields for
+  /// the stage-0 arguments (the caller maps them for the next one).
+  SmallVector<std::pair<Value, Value>> emitStage0(OpBuilder &builder,
+                                                  IRMapping &mapping,
+                                                  Value base, int64_t offset,
+                                                  Value slot) {
     Location loc = loop.getLoc();
+    Value step = loop.getStep();
+    Value iv = base;
+    if (offset != 0)
+      iv = arith::AddIOp::create(
+          builder, loc, base,
+          arith::MulIOp::create(builder, loc, step,
+                                constant(builder, step.getType(), offset)));
     mapping.map(loop.getInductionVar(), iv);
-    Value inRange = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::slt, iv, loop.getUpperBound());
+    Value inRange;
+    if (step.getType().isIndex() ||
+        step.getType().getIntOrFloatBitWidth() >= 64) {
+      inRange = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                      iv, loop.getUpperBound());
+    } else {
+      Type i64 = builder.getI64Type();
+      auto wide = [&](Value v) -> Value {
+        return arith::ExtSIOp::create(builder, loc, i64, v);
+      };
+      Value wideIv = arith::AddIOp::create(
+          builder, loc, wide(base),
+          arith::MulIOp::create(builder, loc, wide(step),
+                                constant(builder, i64, offset)));
+      inRange = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                      wideIv, wide(loop.getUpperBound()));
+    }
     for (Operation &op : loop.getBody()->without_terminator()) {
       if (!plan.stage0.contains(&op))
         continue;
@@ -348,8 +391,7 @@ private:
     for (unsigned number : plan.stage0Args)
       next.push_back({loop.getRegionIterArg(number),
                       mapping.lookupOrDefault(yield.getOperand(number))});
-    for (auto [arg, value] : next)
-      mapping.map(arg, value);
+    return next;
   }
 
   /// The body of the pipelined loop: wait for this iteration's slot, read
@@ -391,11 +433,6 @@ private:
     for (unsigned number : plan.stage0Args)
       ahead.map(loop.getRegionIterArg(number),
                 newLoop.getRegionIterArgs()[number]);
-    Value aheadIv = arith::AddIOp::create(
-        builder, loc, newLoop.getInductionVar(),
-        arith::MulIOp::create(
-            builder, loc, loop.getStep(),
-            constant(builder, loop.getStep().getType(), distance)));
     Value sum = arith::AddIOp::create(builder, loc, slot,
                                       constant(builder, i32, distance));
     Value wrapsAround =
@@ -405,15 +442,17 @@ private:
         builder, loc, wrapsAround,
         arith::SubIOp::create(builder, loc, sum, constant(builder, i32, slots)),
         sum);
-    emitStage0(builder, ahead, aheadIv, writeSlot);
+    SmallVector<std::pair<Value, Value>> next = emitStage0(
+        builder, ahead, newLoop.getInductionVar(), distance, writeSlot);
 
     // The original computation, reading the slots; stage-0 ops that only
     // fed the loads are left behind.
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    // Stage-0 ops that do not depend on the arguments running ahead are
+    // cloned too (whatever the rest needs of them; unused ones fold away).
     for (Operation &op : loop.getBody()->without_terminator()) {
-      if (isa<tile::LoadOp>(op) && plan.stage0.contains(&op))
-        continue;
-      if (plan.stage0.contains(&op) && !isUsedBeyondStage0(&op, yield))
+      if ((isa<tile::LoadOp>(op) && plan.stage0.contains(&op)) ||
+          plan.aheadOps.contains(&op))
         continue;
       Operation *clone = builder.clone(op, current);
       // The dot leaves its group in flight; waiting for the previous
@@ -426,10 +465,11 @@ private:
                                         clone->getResult(0), 1));
       }
     }
+    llvm::DenseMap<Value, Value> nextOf(next.begin(), next.end());
     SmallVector<Value> results;
     for (auto [number, value] : llvm::enumerate(yield.getOperands()))
       results.push_back(plan.stage0Args.contains(number)
-                            ? ahead.lookupOrDefault(value)
+                            ? nextOf.lookup(loop.getRegionIterArg(number))
                             : current.lookupOrDefault(value));
     Value nextSlot =
         arith::AddIOp::create(builder, loc, slot, constant(builder, i32, 1));
@@ -439,18 +479,6 @@ private:
     results.push_back(arith::SelectOp::create(
         builder, loc, wraps, constant(builder, i32, 0), nextSlot));
     scf::YieldOp::create(builder, loc, results);
-  }
-
-  /// Whether a result of the stage-0 op `op` is used by an op outside stage
-  /// 0 or yielded for an argument outside it.
-  bool isUsedBeyondStage0(Operation *op, scf::YieldOp yield) const {
-    for (OpOperand &use : op->getUses()) {
-      Operation *user = use.getOwner();
-      if (user == yield ? !plan.stage0Args.contains(use.getOperandNumber())
-                        : !plan.stage0.contains(user))
-        return true;
-    }
-    return false;
   }
 
   unsigned getLoadIndex(tile::LoadOp load) const {
@@ -473,7 +501,7 @@ struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
       return;
     ModuleOp module = getOperation();
     tilec::ModuleAxisInfo axisInfo(module);
-    SmallVector<LoopPlan> plans;
+    std::vector<LoopPlan> plans;
     module.walk([&](func::FuncOp func) {
       auto stagesAttr = func->getAttrOfType<IntegerAttr>(tile::kNumStagesAttr);
       if (!stagesAttr || stagesAttr.getInt() < 2)

@@ -13,14 +13,16 @@
 // CHECK-LABEL: func.func @three_stages
 // CHECK-DAG: %[[A:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<[3, 64, 32], f16, #tilegpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>>
 // CHECK-DAG: %[[B:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<[3, 32, 64], f16, #tilegpu.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>
-// Prologue: iterations 0 and 1 into slots 0 and 1, masked off past the end.
-// CHECK: %[[IN0:.*]] = arith.cmpi sgt, %[[N:.*]], %c0_i32 : i32
+// Prologue: iterations 0 and 1 into slots 0 and 1, masked off past the end
+// (the bound compared in 64 bits).
+// CHECK: %[[N64:.*]] = arith.extsi %[[N:.*]] : i32 to i64
+// CHECK: %[[IN0:.*]] = arith.cmpi sgt, %[[N64]], %c0_i64 : i64
 // CHECK: %[[V0:.*]] = tile.splat %[[IN0]] : tensor<64x32xi1, #blocked1>
 // CHECK: %[[M0:.*]] = arith.andi %{{.*}}, %[[V0]]
 // CHECK: tilegpu.async_copy %{{.*}}, %[[A]][%c0_i32] mask %[[M0]] {vec = 8 : i32}
 // CHECK: tilegpu.async_copy %{{.*}}, %[[B]][%c0_i32] mask %{{.*}} {vec = 8 : i32}
 // CHECK: tilegpu.async_commit_group
-// CHECK: arith.cmpi sgt, %[[N]], %c1_i32 : i32
+// CHECK: arith.cmpi sgt, %{{.*}}, %c1_i64 : i64
 // CHECK: tilegpu.async_copy %{{.*}}, %[[A]][%c1_i32]
 // CHECK: tilegpu.async_copy %{{.*}}, %[[B]][%c1_i32]
 // CHECK: tilegpu.async_commit_group
@@ -29,11 +31,13 @@
 // CHECK-NEXT: tile.barrier
 // CHECK-NEXT: %[[LA:.*]] = tilegpu.local_load %[[A]][%[[SLOT]]] : {{.*}} -> tensor<64x32xf16, #tilegpu.dot_op<{opIdx = 0, parent = #tilegpu.mma<{{.*}}>, kWidth = 2}>>
 // CHECK-NEXT: %[[LB:.*]] = tilegpu.local_load %[[B]][%[[SLOT]]] : {{.*}} -> tensor<32x64xf16, #tilegpu.dot_op<{opIdx = 1, parent = #tilegpu.mma<{{.*}}>, kWidth = 2}>>
-// CHECK: %[[AHEAD:.*]] = arith.addi %[[IV]], %c2_i32 : i32
 // CHECK: %[[SUM:.*]] = arith.addi %[[SLOT]], %c2_i32 : i32
 // CHECK: %[[WRAPS:.*]] = arith.cmpi sge, %[[SUM]], %c3_i32 : i32
 // CHECK: %[[WRITE:.*]] = arith.select %[[WRAPS]], %{{.*}}, %[[SUM]] : i32
-// CHECK: arith.cmpi slt, %[[AHEAD]], %[[N]] : i32
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[IV]], %c2_i32 : i32
+// CHECK: %[[IV64:.*]] = arith.extsi %[[IV]] : i32 to i64
+// CHECK: %[[AHEAD64:.*]] = arith.addi %[[IV64]], %c2_i64 : i64
+// CHECK: arith.cmpi slt, %[[AHEAD64]], %{{.*}} : i64
 // CHECK: arith.muli %[[AHEAD]], %c32_i32 : i32
 // CHECK: tilegpu.async_copy %[[PA]], %[[A]][%[[WRITE]]] mask
 // CHECK: tilegpu.async_copy %[[PB]], %[[B]][%[[WRITE]]] mask
@@ -41,6 +45,7 @@
 // CHECK: %[[D:.*]] = tile.dot %[[LA]], %[[LB]], %[[ACC]]
 // CHECK: scf.yield %[[D]], %{{.*}}, %{{.*}}, %{{.*}} : {{.*}}, i32
 // CHECK: tilegpu.async_wait 0
+// CHECK-NEXT: tile.barrier
 // CHECK-NEXT: tilegpu.convert_layout %[[LOOP]]#0
 // OLD-LABEL: func.func @three_stages
 // OLD-NOT: tilegpu.async_copy
@@ -366,7 +371,6 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
 // CHECK-NEXT: tilegpu.async_wait 1
 // CHECK-NEXT: tilegpu.fence_async_shared
 // CHECK-NEXT: tile.barrier
-// CHECK: arith.addi %{{.*}}, %c2_i32 : i32
 // CHECK: %[[SUM:.*]] = arith.addi %{{.*}}, %c2_i32 : i32
 // CHECK: arith.cmpi sge, %[[SUM]], %c4_i32 : i32
 // CHECK: %[[D:.*]] = tile.dot %{{.*}} {tilegpu.wgmma_async}
@@ -374,6 +378,7 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
 // CHECK: scf.yield %[[W]]
 // CHECK: %[[FINAL:.*]] = tilegpu.wgmma_wait %[[LOOP]]#0, 0
 // CHECK-NEXT: tilegpu.async_wait 0
+// CHECK-NEXT: tile.barrier
 // CHECK-NEXT: tilegpu.convert_layout %[[FINAL]]
 #blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>

@@ -234,7 +234,9 @@ struct MatmulCase {
                        ///< (software pipelined; sizes multiples of 16);
                        ///< "wgmma", "wgmma_acc" (sm_90a, operands staged)
                        ///< and "wgmma_pipe", "wgmma_pipe_acc",
-                       ///< "wgmma_pipe_s2", "wgmma_pipe_s5" (pipelined).
+                       ///< "wgmma_pipe_s2", "wgmma_pipe_s5" (pipelined);
+                       ///< "pipe_rev", "wgmma_pipe_rev", "rev": K blocks in
+                       ///< reverse order.
   std::size_t M, N, K;
   bool AStoredKM = false; ///< a is stored as [K, M].
   bool BStoredNK = false; ///< b is stored as [N, K].
@@ -325,6 +327,12 @@ std::vector<MatmulCase> matmulCases() {
     Cases.push_back({T, "128x256x64_w8", "wgmma_pipe", 272, 528, 400});
     Cases.push_back({T, "64x32x128_w4", "wgmma_pipe", 208, 144, 304});
   }
+  // K blocks walked in reverse, the index also used after the loads.
+  for (std::string V : {"pipe_rev", "wgmma_pipe_rev"}) {
+    Cases.push_back({"fp16", Base, V, 208, 144, 304});
+    Cases.push_back({"fp16", Base, V, 64, 80, 16});
+  }
+  Cases.push_back({"fp32", Base, "rev", 200, 136, 300});
   // wgmma groups left in flight across iterations with 2 and 5 stages.
   for (std::string V : {"wgmma_pipe_s2", "wgmma_pipe_s5"}) {
     Cases.push_back({"fp16", Base, V, 208, 144, 304});

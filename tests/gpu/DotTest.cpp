@@ -191,7 +191,8 @@ protected:
     std::vector<H> A = randomValues<H>(M * Kd, 84);
     std::vector<H> B = randomValues<H>(Kd * N, 85);
     std::vector<H> C = randomValues<H>(M * N, 86);
-    auto DA = upload(A), DB = upload(B), DC = upload(C);
+    auto DA = upload(A), DB = upload(B);
+    auto DC = upload(C);
     auto DOut = poisoned<H>(M * N + 64);
     K.launch(tilesOf(K, M, N), tile::Stream(), DA, DB, DC, DOut, i32(M), i32(N),
              i32(Kd));
@@ -356,7 +357,8 @@ protected:
     std::vector<H> A = randomValues<H>(M * Kd, 91);
     std::vector<H> B = randomValues<H>(Kd * N, 92);
     std::vector<float> C = examples::randomFloats(M * N, -1, 1, 93);
-    auto DA = upload(A), DB = upload(B), DC = upload(C);
+    auto DA = upload(A), DB = upload(B);
+    auto DC = upload(C);
     auto DOut = poisoned<float>(M * N + 64);
     K.launch(tilesOf(K, M, N), tile::Stream(), DA, DB, DC, DOut, i32(M), i32(N),
              i32(Kd), i32(SA.Row), i32(SA.Col), i32(SB.Row), i32(SB.Col));

@@ -242,7 +242,10 @@ void Printer::printStmt(const Stmt &stmt, unsigned indent) {
     auto &loop = llvm::cast<RangeForStmt>(stmt);
     line(indent) << "RangeFor " << loop.getInductionVar()->getName() << " : "
                  << loop.getInductionType().str()
-                 << stepSignSuffix(loop.getStepSign()) << "\n";
+                 << stepSignSuffix(loop.getStepSign());
+    if (loop.getNumStages() != 0)
+      os << " num_stages=" << loop.getNumStages();
+    os << "\n";
     printExpr(loop.getStart(), inner, "start");
     printExpr(loop.getEnd(), inner, "end");
     printExpr(loop.getStep(), inner, "step");

@@ -109,6 +109,9 @@ bool MLIRGenerator::generateRangeFor(const RangeForStmt &loop) {
     forStep = one;
   }
   auto forOp = mlir::scf::ForOp::create(builder, where, lower, upper, forStep, inits);
+  if (loop.getNumStages() != 0)
+    forOp->setAttr(mlir::tile::kNumStagesAttr,
+                   builder.getI32IntegerAttr(loop.getNumStages()));
   llvm::DenseMap<const Variable *, Value> before = values;
   {
     mlir::OpBuilder::InsertionGuard guard(builder);

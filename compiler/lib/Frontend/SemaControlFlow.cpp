@@ -184,7 +184,19 @@ void Sema::analyzeFor(const ForStmt &stmt) {
   if (!normalizeArgs(*builtin, *call, calleeName, nullptr, args))
     return;
   // range(end) / (start, end) / (start, end, step); tl.range's num_stages is
-  // a scheduling hint that does not change the meaning.
+  // this loop's software-pipelining depth, which does not change the meaning.
+  unsigned numStages = 0;
+  if (builtin == Builtin::Range && !isAbsent(*args[3])) {
+    std::optional<int64_t> stages = requireConstInt(*args[3], "num_stages");
+    if (!stages)
+      return;
+    if (*stages < 1 || *stages > 1024) {
+      diag.error(args[3]->getLoc(), "num_stages must be between 1 and 1024, got " +
+                                        llvm::Twine(*stages));
+      return;
+    }
+    numStages = static_cast<unsigned>(*stages);
+  }
   ExprPtr bounds[3];
   if (isAbsent(*args[1])) {
     bounds[0] = makeConstant(call->getLoc(), ConstValue::getInt(0));
@@ -198,7 +210,7 @@ void Sema::analyzeFor(const ForStmt &stmt) {
   if (builtin == Builtin::StaticRange)
     analyzeStaticRange(stmt, *target, bounds);
   else
-    analyzeRangeFor(stmt, *target, bounds);
+    analyzeRangeFor(stmt, *target, bounds, numStages);
 }
 
 void Sema::analyzeStaticRange(const ForStmt &stmt, const NameExpr &target,
@@ -284,7 +296,8 @@ bool Sema::enterLoop(llvm::ArrayRef<std::string> names, SourceLoc loc,
 }
 
 void Sema::analyzeRangeFor(const ForStmt &stmt, const NameExpr &target,
-                           llvm::MutableArrayRef<ExprPtr> bounds) {
+                           llvm::MutableArrayRef<ExprPtr> bounds,
+                           unsigned numStages) {
   bool wide = false;
   for (const ExprPtr &bound : bounds) {
     if (const ConstValue *value = getConstexpr(*bound)) {
@@ -351,7 +364,8 @@ void Sema::analyzeRangeFor(const ForStmt &stmt, const NameExpr &target,
   if (ok)
     out->push_back(std::make_unique<RangeForStmt>(
         stmt.getLoc(), iv, ivType, std::move(bounds[0]), std::move(bounds[1]),
-        std::move(bounds[2]), stepSign, std::move(carried), std::move(body)));
+        std::move(bounds[2]), stepSign, std::move(carried), std::move(body),
+        numStages));
 }
 
 //===----------------------------------------------------------------------===//

@@ -45,9 +45,10 @@ public:
   void analyzeAssign(const AssignStmt &stmt);
   void analyzeFor(const ForStmt &stmt);
   /// `for` over range/tl.range -> RangeForStmt; `bounds` are the analyzed
-  /// start, end and step.
+  /// start, end and step; `numStages` tl.range's num_stages (0: none).
   void analyzeRangeFor(const ForStmt &stmt, const NameExpr &target,
-                       llvm::MutableArrayRef<ExprPtr> bounds);
+                       llvm::MutableArrayRef<ExprPtr> bounds,
+                       unsigned numStages);
   /// `for` over tl.static_range: the body is analyzed once per iteration.
   void analyzeStaticRange(const ForStmt &stmt, const NameExpr &target,
                           llvm::MutableArrayRef<ExprPtr> bounds);

@@ -506,11 +506,12 @@ public:
   RangeForStmt(SourceLoc loc, Variable *inductionVar, Type inductionType, ExprPtr start,
                ExprPtr end, ExprPtr step, StepSign stepSign,
                std::vector<CarriedVar> carried,
-               Block body)
+               Block body, unsigned numStages = 0)
       : Stmt(Kind::RangeFor, loc), inductionVar(inductionVar),
         inductionType(std::move(inductionType)), start(std::move(start)),
         end(std::move(end)), step(std::move(step)), stepSign(stepSign),
-        carried(std::move(carried)), body(std::move(body)) {}
+        carried(std::move(carried)), body(std::move(body)),
+        numStages(numStages) {}
   Variable *getInductionVar() const { return inductionVar; }
   const Type &getInductionType() const { return inductionType; }
   const Expr &getStart() const { return *start; }
@@ -519,6 +520,9 @@ public:
   StepSign getStepSign() const { return stepSign; }
   llvm::ArrayRef<CarriedVar> getCarried() const { return carried; }
   const Block &getBody() const { return body; }
+  /// `tl.range(..., num_stages=N)`: this loop's software-pipelining depth;
+  /// 0 when the kernel's applies.
+  unsigned getNumStages() const { return numStages; }
   static bool classof(const Stmt *s) { return s->getKind() == Kind::RangeFor; }
 
 private:
@@ -528,6 +532,7 @@ private:
   StepSign stepSign;
   std::vector<CarriedVar> carried;
   Block body;
+  unsigned numStages;
 };
 
 /// `while cond: body` (scf.while). Each iteration runs `condBlock`, then

@@ -503,11 +503,15 @@ struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
     tilec::ModuleAxisInfo axisInfo(module);
     std::vector<LoopPlan> plans;
     module.walk([&](func::FuncOp func) {
-      auto stagesAttr = func->getAttrOfType<IntegerAttr>(tile::kNumStagesAttr);
-      if (!stagesAttr || stagesAttr.getInt() < 2)
-        return;
-      unsigned stages = std::min<int64_t>(stagesAttr.getInt(), kMaxStages);
+      auto funcStages = func->getAttrOfType<IntegerAttr>(tile::kNumStagesAttr);
       func.walk([&](scf::ForOp loop) {
+        // tl.range(..., num_stages=) on the loop, else the kernel's.
+        auto stagesAttr = loop->getAttrOfType<IntegerAttr>(tile::kNumStagesAttr);
+        if (!stagesAttr)
+          stagesAttr = funcStages;
+        if (!stagesAttr || stagesAttr.getInt() < 2)
+          return;
+        unsigned stages = std::min<int64_t>(stagesAttr.getInt(), kMaxStages);
         std::optional<LoopPlan> plan = analyzeLoop(loop, stages, axisInfo);
         if (!plan)
           return;

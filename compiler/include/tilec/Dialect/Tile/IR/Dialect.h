@@ -32,7 +32,8 @@ namespace mlir::tile {
 
 /// Function attribute (i32): the kernel's num_stages, how many iterations of
 /// a loop's tensor-core operand loads may be in flight at once (from its
-/// decorator or the command line); tilegpu-pipeline reads it.
+/// decorator or the command line); tilegpu-pipeline reads it. On an scf.for
+/// (from tl.range's num_stages) it overrides the kernel's for that loop.
 constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
 
 /// Returns the element type that a pointer or a tile of pointers points at,

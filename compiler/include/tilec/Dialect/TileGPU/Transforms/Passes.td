@@ -63,7 +63,8 @@ def TileGPUAccelerateDot
 def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
   let summary = "Multi-buffer the loads that feed tensor-core dots in loops";
   let description = [{
-    For a kernel with `tile.num_stages` = S >= 2, in every `scf.for` whose
+    For a kernel with `tile.num_stages` = S >= 2 (an `scf.for` may carry
+    its own, from tl.range's num_stages), in every `scf.for` whose
     body loads an operand of a tensor-core `tile.dot` (16-bit, loaded
     straight into the dot, masked-off elements zero, contiguous along rows
     in vectors of at least 4 bytes with one mask value per vector), the

@@ -32,13 +32,17 @@ void Signature::check(const Arg *Args, std::size_t Count) const {
                         "' of " + Info->Name + ": ";
     if (Got == P.Type && !P.Type.IsPointer) {
       std::int64_t Value = Args[I].intValue();
+      // u64 values of 2^63 and more are printed as what they are.
+      std::string Text = P.Type.Elem == ScalarKind::U64
+                             ? std::to_string(static_cast<std::uint64_t>(Value))
+                             : std::to_string(Value);
       if (P.Divisibility && Value % P.Divisibility != 0)
-        throw Error(Where + std::to_string(Value) + " is not a multiple of " +
+        throw Error(Where + Text + " is not a multiple of " +
                     std::to_string(P.Divisibility) +
                     ", which the kernel was compiled to assume (--specialize " +
                     P.Name + "=" + std::to_string(P.Divisibility) + ")");
       if (P.EqualToOne && Value != 1)
-        throw Error(Where + std::to_string(Value) +
+        throw Error(Where + Text +
                     " is not 1, which the kernel was compiled to assume "
                     "(--specialize " + P.Name + "=1)");
     }

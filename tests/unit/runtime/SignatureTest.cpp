@@ -35,6 +35,9 @@ const char *const Json = R"({
         {"name": "K", "type": "i32", "divisibility": 16},
         {"name": "stride", "type": "i64", "equal_to": 1},
         {"name": "n", "type": "u16", "divisibility": 16}],
+     "constexprs": {}},
+    {"name": "big", "num_warps": 1, "shared_bytes": 0,
+     "params": [{"name": "size", "type": "u64", "divisibility": 16}],
      "constexprs": {}}
   ]
 })";
@@ -45,6 +48,7 @@ protected:
   tile::Signature Add{Meta.Kernels[0]};
   tile::Signature Mixed{Meta.Kernels[1]};
   tile::Signature Specialized{Meta.Kernels[2]};
+  tile::Signature Big{Meta.Kernels[3]};
 
   static std::string error(const tile::Signature &Sig,
                            const std::vector<tile::Arg> &Args) {
@@ -117,6 +121,12 @@ TEST_F(SignatureTest, SpecializedIntegers) {
   EXPECT_EQ(error(Specialized, {16, std::int64_t(1), std::uint16_t(65535)}),
             "argument 3 'n' of specialized: 65535 is not a multiple of 16, "
             "which the kernel was compiled to assume (--specialize n=16)");
+  // u64 values above 2^63 print unsigned.
+  EXPECT_EQ(error(Big, {std::uint64_t(0x8000000000000010ull)}), "(no error)");
+  EXPECT_EQ(error(Big, {std::uint64_t(0x8000000000000001ull)}),
+            "argument 1 'size' of big: 9223372036854775809 is not a multiple "
+            "of 16, which the kernel was compiled to assume (--specialize "
+            "size=16)");
 }
 
 TEST(Args, HostTypesMapToTileTypes) {

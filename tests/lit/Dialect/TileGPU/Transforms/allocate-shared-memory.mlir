@@ -136,3 +136,36 @@ func.func @nested(%x: tensor<256xf32, #b4>, %n: index, %c: i1) -> tensor<256xf32
   }
   return %w : tensor<256xf32, #b4>
 }
+
+// -----
+
+// Slots (tilegpu.local_alloc) live from the alloc through the loop that uses
+// them and start on a 1024-byte boundary (wgmma's swizzle atom): placed
+// after the larger 40000-byte conversion live in the same loop, they start
+// at 40960, not 40000. The conversion after the loop reuses offset 0 after
+// a barrier.
+#b4 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #tilegpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#mma = #tilegpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dot = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+// CHECK-LABEL: func.func @slots
+// CHECK-SAME: tilegpu.shared_bytes = 65536 : i64
+func.func @slots(%x: tensor<10000xf32, #b4>, %n: index) -> tensor<10000xf32, #b1> attributes {"tilegpu.num-warps" = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c0_i32 = arith.constant 0 : i32
+  // CHECK: tilegpu.local_alloc {tilegpu.scratch_offset = 40960 : i64}
+  %buf = tilegpu.local_alloc : !tilegpu.memdesc<[3, 64, 64], f16, #s>
+  scf.for %i = %c0 to %n step %c1 {
+    // CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch_offset = 0 : i64}
+    %y = tilegpu.convert_layout %x : tensor<10000xf32, #b4> -> tensor<10000xf32, #b1>
+    tilegpu.async_wait 0
+    %t = tilegpu.local_load %buf[%c0_i32] : !tilegpu.memdesc<[3, 64, 64], f16, #s> -> tensor<64x64xf16, #dot>
+    scf.yield
+  }
+  // CHECK: tile.barrier
+  // CHECK-NEXT: tilegpu.convert_layout {{.*}} {tilegpu.scratch_offset = 0 : i64}
+  %z = tilegpu.convert_layout %x : tensor<10000xf32, #b4> -> tensor<10000xf32, #b1>
+  return %z : tensor<10000xf32, #b1>
+}

@@ -17,6 +17,7 @@
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::tilegpu {
@@ -125,7 +126,10 @@ bool collectStage0(LoopPlan &plan, ArrayRef<Value> values) {
       return false;
     if (plan.stage0.contains(op))
       continue;
-    if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
+    // Stage 0 runs for iterations that may not exist (before the loop, and
+    // past its end): only ops that can run anywhere (no division by a value
+    // that may be zero, no side effects).
+    if (op->getNumRegions() != 0 || !isPure(op))
       return false;
     plan.stage0.insert(op);
     worklist.append(op->operand_begin(), op->operand_end());
@@ -213,10 +217,20 @@ bool writesMemory(scf::ForOp loop) {
   return result.wasInterrupted();
 }
 
+/// Whether `loop` contains another loop. Only innermost loops are
+/// pipelined: an outer loop's slots would add to its inner loops' (often
+/// past the shared-memory limit), and the inner loops' waits would count the
+/// outer loop's copies too.
+bool containsLoop(scf::ForOp loop) {
+  return loop.getBody()
+      ->walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 /// The loads of `loop` to pipeline with `numStages` stages, or nothing.
 std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
                                     const tilec::ModuleAxisInfo &axisInfo) {
-  if (loop.getUnsignedCmp() || writesMemory(loop))
+  if (loop.getUnsignedCmp() || writesMemory(loop) || containsLoop(loop))
     return std::nullopt;
   LoopPlan plan;
   plan.loop = loop;
@@ -506,7 +520,8 @@ struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
       auto funcStages = func->getAttrOfType<IntegerAttr>(tile::kNumStagesAttr);
       func.walk([&](scf::ForOp loop) {
         // tl.range(..., num_stages=) on the loop, else the kernel's.
-        auto stagesAttr = loop->getAttrOfType<IntegerAttr>(tile::kNumStagesAttr);
+        auto stagesAttr =
+            loop->getAttrOfType<IntegerAttr>(tile::kNumStagesAttr);
         if (!stagesAttr)
           stagesAttr = funcStages;
         if (!stagesAttr || stagesAttr.getInt() < 2)

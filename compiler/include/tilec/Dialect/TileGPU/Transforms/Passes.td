@@ -64,8 +64,9 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
   let summary = "Multi-buffer the loads that feed tensor-core dots in loops";
   let description = [{
     For a kernel with `tile.num_stages` = S >= 2 (an `scf.for` may carry
-    its own, from tl.range's num_stages), in every `scf.for` whose
-    body loads an operand of a tensor-core `tile.dot` (16-bit, loaded
+    its own, from tl.range's num_stages), in every innermost `scf.for`
+    whose body writes no memory and loads an operand of a tensor-core
+    `tile.dot` (16-bit, loaded
     straight into the dot, masked-off elements zero, contiguous along rows
     in vectors of at least 4 bytes with one mask value per vector), the
     load becomes an asynchronous copy (`tilegpu.async_copy`, cp.async) into

@@ -209,6 +209,31 @@ public:
     propagateIfChanged(lattice, lattice->join(info));
   }
 
+  /// The induction variable of an scf.for takes the values lb + j * step:
+  /// every one is a multiple of what both bounds are multiples of.
+  void visitNonControlFlowArguments(Operation *op,
+                                    const RegionSuccessor &successor,
+                                    ArrayRef<AxisInfoLattice *> argLattices,
+                                    unsigned firstIndex) override {
+    // The body's only argument that is not a successor input is the
+    // induction variable, its first.
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop || successor.getSuccessor() != &loop.getRegion() ||
+        argLattices.empty() || firstIndex > 1)
+      return SparseForwardDataFlowAnalysis::visitNonControlFlowArguments(
+          op, successor, argLattices, firstIndex);
+    ProgramPoint *point = getProgramPointAfter(op);
+    const AxisInfo &lower =
+        getLatticeElementFor(point, loop.getLowerBound())->getValue();
+    const AxisInfo &step = getLatticeElementFor(point, loop.getStep())->getValue();
+    if (!lower.isUninitialized() && !step.isUninitialized()) {
+      int64_t divisibility =
+          std::gcd(lower.getDivisibility(0), step.getDivisibility(0));
+      propagateIfChanged(argLattices[0],
+                         argLattices[0]->join(AxisInfo({1}, {divisibility}, {1})));
+    }
+  }
+
   LogicalResult visitOperation(Operation *op,
                                ArrayRef<const AxisInfoLattice *> operands,
                                ArrayRef<AxisInfoLattice *> results) override {

@@ -181,6 +181,25 @@ StagedOperand mlir::tilec::stageOperand(Location loc, RewriterBase &rewriter,
   return operand;
 }
 
+std::optional<StagedOperand> mlir::tilec::stageDotOperand(
+    Location loc, RewriterBase &rewriter, tile::DotOp dot, unsigned index,
+    Value packed, tilegpu::MmaEncodingAttr mma, Type element,
+    int64_t &stagedElements) {
+  Value scratch = getScratchBase(loc, rewriter, dot);
+  if (!scratch)
+    return std::nullopt;
+  Value value = dot->getOperand(index);
+  Value base = LLVM::GEPOp::create(
+      rewriter, loc, scratch.getType(), element, scratch,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(stagedElements)});
+  stagedElements += cast<RankedTensorType>(value.getType()).getNumElements();
+  return stageOperand(
+      loc, rewriter, value, packed, base,
+      tilegpu::DotOperandEncodingAttr::get(rewriter.getContext(), index, mma,
+                                           2),
+      element);
+}
+
 SmallVector<Value> mlir::tilec::loadOperandStep(Location loc,
                                                 RewriterBase &rewriter,
                                                 const StagedOperand &operand,

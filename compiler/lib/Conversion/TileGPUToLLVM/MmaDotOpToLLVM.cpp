@@ -80,11 +80,9 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
       return failure();
     Type input = aType.getElementType();
     Location loc = op.getLoc();
-    MLIRContext *context = rewriter.getContext();
     Type element = getTypeConverter()->convertType(input);
 
     // Operands in registers, or staged here (a first, b after it).
-    Value scratch;
     SmallVector<OperandSource, 2> sources;
     int64_t stagedElements = 0;
     Value values[] = {op.getA(), op.getB()};
@@ -110,20 +108,15 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
                  << " has a dot operand layout of another product: " << type;
         source.registerElements = unpackElements(loc, packed, rewriter);
       } else {
-        if (!scratch && !(scratch = getScratchBase(loc, rewriter, op)))
+        source.staged = stageDotOperand(loc, rewriter, op, index, packed, mma,
+                                        element, stagedElements);
+        if (!source.staged)
           return failure();
-        source.layout =
-            tilegpu::DotOperandEncodingAttr::get(context, index, mma, 2);
-        Value base = LLVM::GEPOp::create(
-            rewriter, loc, scratch.getType(), element, scratch,
-            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(stagedElements)});
-        source.staged = stageOperand(loc, rewriter, value, packed, base,
-                                     source.layout, element);
-        stagedElements += type.getNumElements();
+        source.layout = source.staged->layout;
       }
       sources.push_back(std::move(source));
     }
-    if (scratch)
+    if (stagedElements)
       emitBarrier(loc, rewriter);
 
     MmaThread thread = emitMmaThread(loc, rewriter, mma);

@@ -83,13 +83,7 @@ SmallVector<Value> emitWgmmaWait(Location loc, RewriterBase &rewriter,
       loc, rewriter, SmallVector<Type>(acc.size(), rewriter.getF32Type()), acc,
       "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";",
       constraints);
-  if (acc.size() == 1)
-    return {wait->getResult(0)};
-  SmallVector<Value> results;
-  for (size_t i = 0; i < acc.size(); ++i)
-    results.push_back(
-        LLVM::ExtractValueOp::create(rewriter, loc, wait->getResult(0), i));
-  return results;
+  return unpackElements(loc, wait->getResult(0), rewriter);
 }
 
 struct WgmmaDotOpConversion : OpConversionPattern<tile::DotOp> {
@@ -106,12 +100,10 @@ struct WgmmaDotOpConversion : OpConversionPattern<tile::DotOp> {
       return failure();
     Type input = aType.getElementType();
     Location loc = op.getLoc();
-    MLIRContext *context = rewriter.getContext();
     Type element = getTypeConverter()->convertType(input);
 
     // Both operands in shared memory: their slots, or staged here.
     SharedTile tiles[2];
-    Value scratch;
     int64_t stagedElements = 0;
     Value values[] = {op.getA(), op.getB()};
     Value packedValues[] = {adaptor.getA(), adaptor.getB()};
@@ -123,18 +115,13 @@ struct WgmmaDotOpConversion : OpConversionPattern<tile::DotOp> {
         tiles[index].base = getLocalLoadAddress(loc, rewriter, slot, element);
         continue;
       }
-      if (!scratch && !(scratch = getScratchBase(loc, rewriter, op)))
+      std::optional<StagedOperand> staged = stageDotOperand(
+          loc, rewriter, op, index, packed, mma, element, stagedElements);
+      if (!staged)
         return failure();
-      tiles[index].base = LLVM::GEPOp::create(
-          rewriter, loc, scratch.getType(), element, scratch,
-          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(stagedElements)});
-      auto layout =
-          tilegpu::DotOperandEncodingAttr::get(context, index, mma, 2);
-      stageOperand(loc, rewriter, value, packed, tiles[index].base, layout,
-                   element);
-      stagedElements += type.getNumElements();
+      tiles[index].base = staged->base;
     }
-    if (scratch) {
+    if (stagedElements) {
       emitAsyncProxyFence(loc, rewriter);
       emitBarrier(loc, rewriter);
     }
@@ -190,12 +177,8 @@ struct WgmmaDotOpConversion : OpConversionPattern<tile::DotOp> {
         operands.append(acc.begin() + first, acc.begin() + first + perInstr);
         Operation *asmOp =
             emitAsm(loc, rewriter, results, operands, text, constraints);
-        for (int64_t i = 0; i < perInstr; ++i)
-          acc[first + i] = perInstr == 1
-                               ? asmOp->getResult(0)
-                               : LLVM::ExtractValueOp::create(
-                                     rewriter, loc, asmOp->getResult(0), i)
-                                     .getResult();
+        llvm::copy(unpackElements(loc, asmOp->getResult(0), rewriter),
+                   acc.begin() + first);
       }
     }
     emitAsm(loc, rewriter, {}, {}, "wgmma.commit_group.sync.aligned;", {});

@@ -63,6 +63,16 @@ StagedOperand stageOperand(Location loc, RewriterBase &rewriter, Value value,
                            tilegpu::DotOperandEncodingAttr layout,
                            Type element);
 
+/// Stages operand `index` of the tensor-core `dot` (its converted value
+/// `packed`) in the dot's scratch, `stagedElements` elements in (a first,
+/// then b), as the operand layout `index` of `mma` reads it, and advances
+/// `stagedElements`. Null (after an error at `dot`) when the allocation pass
+/// gave the dot no scratch.
+std::optional<StagedOperand>
+stageDotOperand(Location loc, RewriterBase &rewriter, tile::DotOp dot,
+                unsigned index, Value packed, tilegpu::MmaEncodingAttr mma,
+                Type element, int64_t &stagedElements);
+
 /// The elements of K step `k` (one instruction's K) of `operand`, read with
 /// ldmatrix after a barrier, in the register order of its dot operand
 /// layout restricted to that step: for a, 8 per M repetition; for b, 4 per N

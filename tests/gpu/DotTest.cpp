@@ -10,7 +10,9 @@
 //   read through swapped strides or loaded the other way round and passed
 //   through tl.trans, from zeros or from c, and fp32 in the default, "ieee"
 //   and "tf32" precisions; k_attention_block chains two dots through a row
-//   softmax (AttentionBlockTest).
+//   softmax (AttentionBlockTest), with the warps all along M and split;
+// - kernels/dot.tile, k_dot_reduce: row sums and column maxima of a product
+//   reduced in its MMA layout (DotReduceTest).
 // Tolerances: fp16 and bf16 products are exact in fp32, and "ieee" ones
 // round like fp32, so only fp32 sums round: 1e-5 relative with a floor of
 // 3e-5 of the sum of the terms' magnitudes. fp32 inputs in the default
@@ -394,18 +396,19 @@ INSTANTIATE_TEST_SUITE_P(DotLoop, MatmulTest,
 // Two dots chained through a softmax (dot_loops.tile, k_attention_block)
 //===----------------------------------------------------------------------===//
 
-/// How k^T is read ("trans" or "strides"), queries, keys.
+/// The module (attention_block_<Module> of kernels/KERNELS: how k^T is
+/// read, "trans" or "strides", and the block and warps), queries, keys.
 using AttentionParam = std::tuple<const char *, int, int>;
 
 class AttentionBlockTest
     : public gputest::GpuTest<::testing::TestWithParam<AttentionParam>> {};
 
 TEST_P(AttentionBlockTest, MatchesDoubleReference) {
-  auto [KT, NQ, NKv] = GetParam();
-  const std::string What = std::string("kT_") + KT + " q" + std::to_string(NQ) +
+  auto [Module, NQ, NKv] = GetParam();
+  const std::string What = std::string(Module) + " q" + std::to_string(NQ) +
                            " kv" + std::to_string(NKv);
   tile::Kernel K =
-      kernel(std::string("attention_block_") + KT, "k_attention_block");
+      kernel(std::string("attention_block_") + Module, "k_attention_block");
   const std::size_t Heads = 3, D = K.info().constexprInt("D");
   ASSERT_LE(NQ, K.info().constexprInt("BM"));
   ASSERT_LE(NKv, K.info().constexprInt("BN"));
@@ -451,14 +454,95 @@ TEST_P(AttentionBlockTest, MatchesDoubleReference) {
   expectMatches(result(DOut, Heads * NQ * D, What), Ref, {1e-3, 2e-3}, What);
 }
 
+/// Full and partial blocks of each attention_block module: warps all along
+/// M (the softmax and p stay in registers), warps split along N (w8 on 64
+/// rows: reductions across warps, p through shared memory), a 128-wide head
+/// and a block smaller than the warps' tile (replicated warps).
+std::vector<AttentionParam> attentionCases() {
+  std::vector<AttentionParam> Cases;
+  for (const char *Module : {"trans", "strides", "trans_bm64_w8"})
+    for (int NQ : {64, 50})
+      for (int NKv : {64, 40})
+        Cases.emplace_back(Module, NQ, NKv);
+  for (int NQ : {128, 100})
+    Cases.emplace_back("strides_bm128_w8", NQ, 40);
+  for (int NKv : {32, 20})
+    Cases.emplace_back("strides_d128_bn32", 60, NKv);
+  for (int NQ : {16, 9})
+    Cases.emplace_back("trans_bm16_w4", NQ, 13);
+  return Cases;
+}
+
 INSTANTIATE_TEST_SUITE_P(
-    DotChain, AttentionBlockTest,
-    ::testing::Combine(::testing::Values("trans", "strides"),
-                       ::testing::Values(64, 50), ::testing::Values(64, 40)),
+    DotChain, AttentionBlockTest, ::testing::ValuesIn(attentionCases()),
     [](const ::testing::TestParamInfo<AttentionParam> &Info) {
-      return std::string("kT_") + std::get<0>(Info.param) + "_q" +
+      return std::string(std::get<0>(Info.param)) + "_q" +
              std::to_string(std::get<1>(Info.param)) + "_kv" +
              std::to_string(std::get<2>(Info.param));
+    });
+
+//===----------------------------------------------------------------------===//
+// Reductions of a product in its MMA layout (dot.tile, k_dot_reduce)
+//===----------------------------------------------------------------------===//
+
+/// The module (dot_reduce_<Module> of kernels/KERNELS), M, N, K.
+using DotReduceParam = std::tuple<const char *, int, int, int>;
+
+class DotReduceTest
+    : public gputest::GpuTest<::testing::TestWithParam<DotReduceParam>> {};
+
+TEST_P(DotReduceTest, MatchesDoubleReference) {
+  auto [Module, M, N, Kd] = GetParam();
+  const std::string What = std::string(Module) + " " + std::to_string(M) +
+                           "x" + std::to_string(N) + "x" + std::to_string(Kd);
+  tile::Kernel K = kernel(std::string("dot_reduce_") + Module, "k_dot_reduce");
+  ASSERT_LE(M, K.info().constexprInt("BM"));
+  ASSERT_LE(N, K.info().constexprInt("BN"));
+  ASSERT_LE(Kd, K.info().constexprInt("BK"));
+  std::vector<tile::Half> A = randomValues<tile::Half>(M * Kd, 111);
+  std::vector<tile::Half> B = randomValues<tile::Half>(Kd * N, 112);
+  auto DA = upload(A), DB = upload(B);
+  auto DRows = poisoned<float>(M + 64), DCols = poisoned<float>(N + 64);
+  K.launch(tile::Grid{1}, tile::Stream(), DA, DB, DRows, DCols, i32(M), i32(N),
+           i32(Kd));
+  Ctx->synchronize();
+  Reference Product = matmulReference(A, strides(M, Kd, false), B,
+                                      strides(Kd, N, false), {}, M, N, Kd);
+  // Row sums add the elements' errors; a column maximum is within the
+  // largest error of the column's elements.
+  Reference Rows{std::vector<double>(M), std::vector<double>(M)};
+  Reference Cols{std::vector<double>(N, -INFINITY), std::vector<double>(N)};
+  for (int I = 0; I < M; ++I)
+    for (int J = 0; J < N; ++J) {
+      double P = Product.Out[I * N + J], Scale = Product.Scale[I * N + J];
+      Rows.Out[I] += P;
+      Rows.Scale[I] += Scale;
+      Cols.Out[J] = std::max(Cols.Out[J], P);
+      Cols.Scale[J] = std::max(Cols.Scale[J], Scale);
+    }
+  expectMatches(result(DRows, M, What + " rows"), Rows, Fp32Sums,
+                What + " rows");
+  expectMatches(result(DCols, N, What + " cols"), Cols, Fp32Sums,
+                What + " cols");
+}
+
+/// Whole and partial tiles: warps split along both dimensions (w4), along
+/// N (w8 on 64 rows), all along M (w8 on 128 rows), and replicated warps on
+/// a tile smaller than theirs (16x16 on 4 warps).
+std::vector<DotReduceParam> dotReduceCases() {
+  return {{"64x64_w4", 64, 64, 32},   {"64x64_w4", 50, 37, 20},
+          {"64x64_w8", 64, 64, 32},   {"64x64_w8", 33, 60, 32},
+          {"128x32_w8", 128, 32, 32}, {"128x32_w8", 100, 30, 17},
+          {"16x16_w4", 16, 16, 16},   {"16x16_w4", 11, 7, 9}};
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    DotReduce, DotReduceTest, ::testing::ValuesIn(dotReduceCases()),
+    [](const ::testing::TestParamInfo<DotReduceParam> &Info) {
+      return std::string(std::get<0>(Info.param)) + "_" +
+             std::to_string(std::get<1>(Info.param)) + "x" +
+             std::to_string(std::get<2>(Info.param)) + "x" +
+             std::to_string(std::get<3>(Info.param));
     });
 
 } // namespace

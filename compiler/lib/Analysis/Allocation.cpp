@@ -60,22 +60,15 @@ static int64_t atomicBytes(Operation *atomic, Value ptr) {
   return tileBytes(result);
 }
 
-/// False when the warps of the source's blocked layout do not split the
-/// reduced axis (at most one warp holds distinct elements along it), so the
-/// lowering combines within warps only and needs no scratch; true otherwise.
+/// False when the warps of the source's layout do not split the reduced
+/// axis (at most one warp holds distinct elements along it), so the lowering
+/// combines within warps only and needs no scratch; true otherwise.
 static bool reducesAcrossWarps(tile::ReduceOp reduce) {
   auto srcType = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
-  tilegpu::BlockedEncodingAttr layout = tilegpu::getBlockedEncoding(srcType);
-  if (!layout)
-    return true;
   unsigned axis = reduce.getAxis();
-  int64_t perThread = layout.getSizePerThread()[axis];
-  int64_t lanes = layout.getThreadsPerWarp()[axis];
-  int64_t warps = layout.getWarpsPerCTA()[axis];
-  int64_t distinctWarps = std::min<int64_t>(
-      warps,
-      std::max<int64_t>(1, srcType.getShape()[axis] / (perThread * lanes)));
-  return distinctWarps > 1;
+  std::optional<tilegpu::DimDistribution> along =
+      tilegpu::getDimDistribution(srcType.getEncoding(), axis);
+  return !along || along->getDistinctWarps(srcType.getShape()[axis]) > 1;
 }
 
 /// Whether `dot` runs on wgmma (its accumulator has an MMA version 3 layout).
@@ -97,7 +90,9 @@ int64_t mlir::tilec::getScratchBytes(Operation *op) {
   int64_t bytes =
       llvm::TypeSwitch<Operation *, int64_t>(op)
           .Case([](tilegpu::ConvertLayoutOp convert) -> int64_t {
-            if (convert.getSrc().getType() == convert.getResult().getType())
+            if (convert.getSrc().getType() == convert.getResult().getType() ||
+                tilegpu::isRegisterConversion(convert.getSrc().getType(),
+                                              convert.getResult().getType()))
               return 0;
             return tileBytes(convert.getSrc());
           })

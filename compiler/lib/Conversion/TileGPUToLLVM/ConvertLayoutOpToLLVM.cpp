@@ -9,6 +9,8 @@
 // one slot per element (getScratchBytes: elements * element bytes; i1 kept
 // as i8).
 // Replicated elements are stored by each replica, with the same value.
+// An mma.sync accumulator converted into the a operand of a product with the
+// same layout moves nothing (tilegpu::isRegisterConversion).
 //
 //===----------------------------------------------------------------------===//
 
@@ -208,9 +210,30 @@ struct ThroughScratchConversion : OpConversionPattern<OpTy> {
 
 } // namespace
 
+namespace {
+
+/// convert_layout that moves nothing (tilegpu::isRegisterConversion): the
+/// converted struct passes through.
+struct RegisterConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
+  RegisterConversion(TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, kTilePatternBenefit + 2) {}
+
+  LogicalResult
+  matchAndRewrite(tilegpu::ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!tilegpu::isRegisterConversion(op.getSrc().getType(), op.getType()))
+      return failure();
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+} // namespace
+
 void mlir::tilec::populateConvertLayoutOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
+  patterns.add<RegisterConversion>(converter, context);
   patterns.add<ThroughScratchConversion<tilegpu::ConvertLayoutOp>>(
       converter, context, convertPosition);
   patterns.add<ThroughScratchConversion<tile::TransOp>>(converter, context,

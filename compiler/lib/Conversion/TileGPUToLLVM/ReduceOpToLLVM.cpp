@@ -1,6 +1,8 @@
 //===- ReduceOpToLLVM.cpp - Reductions along one axis ---------------------===//
 //
-// tile.reduce on a blocked operand, in up to three steps, each combining
+// tile.reduce on a blocked or MMA accumulator operand (the softmax of
+// flash attention reduces the product of a dot where it is computed), in up
+// to three steps, each combining
 // only distinct elements (a tile smaller than the layout's CTA tile holds
 // replicas in lanes and warps, which must not count twice):
 //  1. within a thread, the registers that differ only along the axis;
@@ -28,7 +30,7 @@
 
 using namespace mlir;
 using namespace mlir::tilec;
-using tilegpu::BlockedEncodingAttr;
+using tilegpu::DimDistribution;
 
 namespace {
 
@@ -39,19 +41,6 @@ struct Groups {
   /// Offsets with the axis entry zeroed -> group number.
   std::map<SmallVector<int64_t>, unsigned> byKey;
 };
-
-/// Product of `sizes[d]` over the dimensions before `dim` in `order`: the
-/// stride of `dim`'s coordinate in a linear lane or warp id.
-unsigned strideBefore(ArrayRef<unsigned> sizes, ArrayRef<unsigned> order,
-                      unsigned dim) {
-  unsigned stride = 1;
-  for (unsigned d : order) {
-    if (d == dim)
-      break;
-    stride *= sizes[d];
-  }
-  return stride;
-}
 
 /// `value` from the lane whose id differs from this one's by xor `mask`.
 Value shuffleXor(Location loc, RewriterBase &rewriter, Value value,
@@ -111,13 +100,19 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
-    auto layout = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
-    if (!layout)
-      return op.emitOpError(
-          "is not supported by the GPU lowering for an operand that is not "
-          "in a blocked layout");
+    Attribute layout = srcType.getEncoding();
     ArrayRef<int64_t> shape = srcType.getShape();
     unsigned axis = op.getAxis();
+    std::optional<DimDistribution> along =
+        tilegpu::getDimDistribution(layout, axis);
+    // An MMA tile smaller than one instruction tile repeats elements within
+    // a thread, which the steps below would count twice.
+    auto mma = dyn_cast<tilegpu::MmaEncodingAttr>(layout);
+    if (!along || (mma && (shape[0] < mma.getInstrShape()[0] ||
+                           shape[1] < mma.getInstrShape()[1])))
+      return op.emitOpError("is not supported by the GPU lowering for an "
+                            "operand in the layout ")
+             << layout;
     unsigned rank = shape.size();
     unsigned numSrcs = op.getSrcs().size();
 
@@ -165,27 +160,21 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
     }
 
     // 2. Across the lanes along the axis that hold distinct elements.
-    ArrayRef<unsigned> order = layout.getOrder();
-    int64_t perThread = layout.getSizePerThread()[axis];
-    int64_t lanes = layout.getThreadsPerWarp()[axis];
-    int64_t warps = layout.getWarpsPerCTA()[axis];
-    int64_t distinctLanes =
-        std::min(lanes, std::max<int64_t>(1, shape[axis] / perThread));
-    int64_t distinctWarps = std::min(
-        warps, std::max<int64_t>(1, shape[axis] / (perThread * lanes)));
-    unsigned laneStride = strideBefore(layout.getThreadsPerWarp(), order, axis);
+    int64_t distinctLanes = along->getDistinctLanes(shape[axis]);
+    int64_t distinctWarps = along->getDistinctWarps(shape[axis]);
     for (int64_t step = 1; step < distinctLanes; step *= 2)
       for (SmallVector<Value> &value : acc) {
         SmallVector<Value> other;
         for (Value v : value)
-          other.push_back(shuffleXor(loc, rewriter, v, step * laneStride));
+          other.push_back(
+              shuffleXor(loc, rewriter, v, step * along->laneStride));
         value = emitCombine(rewriter, combine, value, other);
       }
 
     // 3. Across the warps along the axis, through scratch.
     if (distinctWarps > 1 &&
-        failed(combineAcrossWarps(op, rewriter, layout, shape, groups, acc,
-                                  distinctWarps)))
+        failed(combineAcrossWarps(op, rewriter, layout, *along, shape, groups,
+                                  acc, distinctWarps)))
       return failure();
 
     // Every thread now holds, for each group, the combination of its row.
@@ -222,7 +211,8 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
   /// after a barrier combines the `distinctWarps` slots of each group.
   LogicalResult
   combineAcrossWarps(tile::ReduceOp op, ConversionPatternRewriter &rewriter,
-                     BlockedEncodingAttr layout, ArrayRef<int64_t> shape,
+                     Attribute layout, const DimDistribution &along,
+                     ArrayRef<int64_t> shape,
                      const Groups &groups, SmallVector<SmallVector<Value>> &acc,
                      int64_t distinctWarps) const {
     Location loc = op.getLoc();
@@ -230,9 +220,7 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
     Value base = getScratchBase(loc, rewriter, op);
     if (!base)
       return failure();
-    int64_t numWarps = 1;
-    for (unsigned w : layout.getWarpsPerCTA())
-      numWarps *= w;
+    int64_t numWarps = tilegpu::TileGPUDialect::getNumWarps(op);
     int64_t numResults = 1;
     SmallVector<int64_t> resultShape;
     for (unsigned d = 0; d < shape.size(); ++d)
@@ -242,19 +230,14 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
       }
 
     // This thread's warp coordinate along the axis.
-    int64_t warpSize = 1;
-    for (unsigned t : layout.getThreadsPerWarp())
-      warpSize *= t;
     Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
-    Value warpId = LLVM::UDivOp::create(rewriter, loc, tid,
-                                        i32Constant(loc, rewriter, warpSize));
-    unsigned warpStride =
-        strideBefore(layout.getWarpsPerCTA(), layout.getOrder(), axis);
+    Value warpId =
+        LLVM::UDivOp::create(rewriter, loc, tid, i32Constant(loc, rewriter, 32));
     Value warpAlongAxis = LLVM::URemOp::create(
         rewriter, loc,
         LLVM::UDivOp::create(rewriter, loc, warpId,
-                             i32Constant(loc, rewriter, warpStride)),
-        i32Constant(loc, rewriter, layout.getWarpsPerCTA()[axis]));
+                             i32Constant(loc, rewriter, along.warpStride)),
+        i32Constant(loc, rewriter, along.warps));
 
     // The result element of each group, from the indices of its first
     // register.

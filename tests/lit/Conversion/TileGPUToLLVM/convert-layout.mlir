@@ -46,3 +46,18 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     return %y : tensor<1024xf16, #flat>
   }
 }
+
+// An mma.sync accumulator with every warp along M into the a operand of the
+// same MMA layout moves nothing: no scratch, no shared-memory access.
+#mma = #tilegpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#dota = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @mma_to_a
+  // CHECK-NOT: llvm.ptr<3>
+  // CHECK-NOT: barrier
+  // CHECK: llvm.return %{{.*}} : !llvm.struct<(f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16, f16)>
+  func.func @mma_to_a(%x: tensor<64x32xf16, #mma>) -> tensor<64x32xf16, #dota> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %y = tilegpu.convert_layout %x : tensor<64x32xf16, #mma> -> tensor<64x32xf16, #dota>
+    return %y : tensor<64x32xf16, #dota>
+  }
+}

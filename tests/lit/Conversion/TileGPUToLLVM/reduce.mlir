@@ -123,3 +123,52 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     return %s : i32
   }
 }
+
+// -----
+
+// Rows of an mma.sync accumulator (warps [2, 2]): a thread holds 2 columns of
+// each of its 16x8 tiles (2 tiles per warp along 32 columns), 4 lanes split
+// a row (shuffles over lane bits 1 and 2), and 2 warps along N combine
+// through scratch. Columns: 8 lanes (bits 4, 8, 16) hold rows g and g + 8 of
+// each tile, and the 2 warps along M combine through scratch.
+#mma = #tilegpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @mma_rows
+  // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[ONE]], %{{.*}} : i32 -> i32
+  // CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[TWO]], %{{.*}} : i32 -> i32
+  // CHECK: nvvm.barrier0
+  // COUNT-LABEL: llvm.func @mma_rows
+  // COUNT-COUNT-4: nvvm.shfl.sync bfly
+  // COUNT-NOT: nvvm.shfl.sync
+  // COUNT: nvvm.barrier0
+  func.func @mma_rows(%x: tensor<32x32xf32, #mma>) -> tensor<32xf32, #tilegpu.slice<{dim = 1, parent = #mma}>> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %s = "tile.reduce"(%x) ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tile.reduce.return %c : f32
+    }) {axis = 1 : i32} : (tensor<32x32xf32, #mma>) -> tensor<32xf32, #tilegpu.slice<{dim = 1, parent = #mma}>>
+    return %s : tensor<32xf32, #tilegpu.slice<{dim = 1, parent = #mma}>>
+  }
+  // CHECK-LABEL: llvm.func @mma_cols
+  // CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[FOUR]], %{{.*}} : i32 -> i32
+  // CHECK: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i32) : i32
+  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[EIGHT]], %{{.*}} : i32 -> i32
+  // CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32) : i32
+  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[SIXTEEN]], %{{.*}} : i32 -> i32
+  // CHECK: nvvm.barrier0
+  // COUNT-LABEL: llvm.func @mma_cols
+  // COUNT-COUNT-12: nvvm.shfl.sync bfly
+  // COUNT-NOT: nvvm.shfl.sync
+  // COUNT: nvvm.barrier0
+  func.func @mma_cols(%x: tensor<32x32xf32, #mma>) -> tensor<32xf32, #tilegpu.slice<{dim = 0, parent = #mma}>> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %s = "tile.reduce"(%x) ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.maxnumf %a, %b : f32
+      tile.reduce.return %c : f32
+    }) {axis = 0 : i32} : (tensor<32x32xf32, #mma>) -> tensor<32xf32, #tilegpu.slice<{dim = 0, parent = #mma}>>
+    return %s : tensor<32xf32, #tilegpu.slice<{dim = 0, parent = #mma}>>
+  }
+}

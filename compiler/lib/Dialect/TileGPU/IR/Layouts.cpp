@@ -74,6 +74,61 @@ SmallVector<int64_t> mlir::tilegpu::getTileExtent(Attribute layout) {
   return extent;
 }
 
+/// Product of `sizes[d]` over the dimensions before `dim` in `order`.
+static int64_t strideBefore(ArrayRef<unsigned> sizes, ArrayRef<unsigned> order,
+                            unsigned dim) {
+  int64_t stride = 1;
+  for (unsigned d : order) {
+    if (d == dim)
+      break;
+    stride *= sizes[d];
+  }
+  return stride;
+}
+
+std::optional<DimDistribution>
+mlir::tilegpu::getDimDistribution(Attribute layout, unsigned dim) {
+  DimDistribution result;
+  if (auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(layout)) {
+    result.perThread = blocked.getSizePerThread()[dim];
+    result.lanes = blocked.getThreadsPerWarp()[dim];
+    result.laneStride =
+        strideBefore(blocked.getThreadsPerWarp(), blocked.getOrder(), dim);
+    result.warps = blocked.getWarpsPerCTA()[dim];
+    result.warpStride =
+        strideBefore(blocked.getWarpsPerCTA(), blocked.getOrder(), dim);
+    result.warpExtent = result.perThread * result.lanes;
+    return result;
+  }
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(layout);
+  if (!mma)
+    return std::nullopt;
+  // Lane l holds rows l / 4 (and + 8) and columns 2 * (l % 4) (and + 1) of
+  // each 16x8 tile; warp w sits at (w / warpsPerCTA[1], w % warpsPerCTA[1]).
+  ArrayRef<unsigned> warps = mma.getWarpsPerCTA();
+  result.perThread = dim == 0 ? 1 : 2;
+  result.lanes = dim == 0 ? 8 : 4;
+  result.laneStride = dim == 0 ? 4 : 1;
+  result.warps = warps[dim];
+  result.warpStride = dim == 0 ? warps[1] : 1;
+  result.warpExtent = mma.getInstrShape()[dim];
+  return result;
+}
+
+bool mlir::tilegpu::isRegisterConversion(RankedTensorType src,
+                                         RankedTensorType dst) {
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(src.getEncoding());
+  auto dot = dyn_cast_or_null<DotOperandEncodingAttr>(dst.getEncoding());
+  if (!mma || !dot || mma.getVersion() != 2 || dot.getParent() != mma ||
+      dot.getOpIdx() != 0 || dot.getKWidth() != 2 ||
+      mma.getWarpsPerCTA()[1] != 1)
+    return false;
+  Type element = src.getElementType();
+  return element == dst.getElementType() && element.isIntOrFloat() &&
+         element.getIntOrFloatBitWidth() == 16 && src.getDimSize(0) % 16 == 0 &&
+         src.getDimSize(1) % 16 == 0;
+}
+
 bool mlir::tilegpu::isReplicated(Attribute layout, ArrayRef<int64_t> shape) {
   if (auto slice = dyn_cast<SliceEncodingAttr>(layout))
     return isReplicated(slice.getParent(), slice.getParentShape(shape));

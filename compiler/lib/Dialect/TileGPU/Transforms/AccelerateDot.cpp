@@ -11,6 +11,8 @@
 
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUACCELERATEDOT
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
@@ -40,6 +42,49 @@ std::pair<unsigned, unsigned> chooseWarps(int64_t m, int64_t n,
   return {warpsM, warpsN};
 }
 
+/// Dots that another dot's result reaches (flash attention's
+/// `p = softmax(q @ k); acc = p @ v`). Both dots of such a chain keep every
+/// warp along M, so that a warp holds whole rows of the first product: row
+/// reductions stay within the warp and the product becomes the second dot's
+/// a operand in registers.
+struct DotChains {
+  /// Dots whose result reaches another dot's a or b, and the dots reached.
+  DenseSet<Operation *> chained;
+  /// Dots whose a operand another dot's result reaches.
+  DenseSet<Operation *> fedA;
+
+  /// Follows the users of `dot`'s result to the dots it reaches.
+  void addUsersOf(tile::DotOp dot) {
+    SmallVector<Value> worklist{dot.getResult()};
+    DenseSet<Operation *> seen;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      for (Operation *user : value.getUsers()) {
+        // A dot ends the walk; it may be reached as an accumulator first.
+        if (auto next = dyn_cast<tile::DotOp>(user)) {
+          if (next.getA() == value)
+            fedA.insert(next);
+          if (next.getA() == value || next.getB() == value)
+            chained.insert_range(ArrayRef<Operation *>{dot, next});
+          continue;
+        }
+        // Loop-carried values lead back into the loop: stop at the yield.
+        if (!seen.insert(user).second ||
+            user->hasTrait<OpTrait::IsTerminator>())
+          continue;
+        llvm::append_range(worklist, user->getResults());
+      }
+    }
+  }
+};
+
+/// Whether the a operand `value` of a dot inside `loop` (null when the dot
+/// is in no loop) does not change in the loop, so that its conversion to dot
+/// operand registers is hoisted out of it.
+bool isLoopInvariant(Value value, scf::ForOp loop) {
+  return loop && !loop->isAncestor(value.getParentRegion()->getParentOp());
+}
+
 /// `value` converted to `layout` (no op when it has it already).
 Value convertTo(OpBuilder &builder, Value value, Attribute layout) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -57,8 +102,11 @@ struct AccelerateDotPass
   void runOnOperation() override {
     if (getComputeCapability(target) < 80)
       return;
+    getOperation().walk([&](tile::DotOp dot) { chains.addUsersOf(dot); });
     getOperation().walk([&](tile::DotOp dot) { accelerate(dot); });
   }
+
+  DotChains chains;
 
   /// Whether an [m, n] += [m, k] x [k, n] product of 16-bit operands runs
   /// on wgmma: sm_90a, whole warpgroups along M with 64 rows each at least
@@ -92,15 +140,26 @@ struct AccelerateDotPass
       mma = MmaEncodingAttr::get(context, 3, {numWarps, 1}, {16, 8});
     } else {
       auto [warpsM, warpsN] = chooseWarps(m, n, numWarps);
+      if (m % (16 * numWarps) == 0 && chains.chained.contains(dot))
+        std::tie(warpsM, warpsN) = std::make_pair(numWarps, 1u);
       mma = MmaEncodingAttr::get(context, 2, {warpsM, warpsN}, {16, 8});
     }
-    // The operands keep their layouts: the lowering stages them in shared
-    // memory and reads one K step at a time into the registers of the dot
-    // operand layouts (fewer live registers than converting them whole).
+    // The operands mostly keep their layouts: the lowering stages them in
+    // shared memory and reads one K step at a time into the registers of the
+    // dot operand layouts (fewer live registers than converting them whole).
+    // On mma.sync an a operand computed from another dot, or that does not
+    // change in the loop around the dot, is converted to its registers once
+    // instead.
     OpBuilder builder(dot);
+    Value a = dot.getA();
+    if (mma.getVersion() == 2 &&
+        (chains.fedA.contains(dot) ||
+         isLoopInvariant(a, dot->getParentOfType<scf::ForOp>())))
+      a = convertTo(builder, a,
+                    DotOperandEncodingAttr::get(context, 0, mma, 2));
     Value c = convertTo(builder, dot.getC(), mma);
-    auto product = tile::DotOp::create(builder, dot.getLoc(), c.getType(),
-                                       dot.getA(), dot.getB(), c);
+    auto product = tile::DotOp::create(builder, dot.getLoc(), c.getType(), a,
+                                       dot.getB(), c);
     Value result = convertTo(builder, product, cType.getEncoding());
     dot.replaceAllUsesWith(result);
     dot.erase();

@@ -17,10 +17,15 @@
 //    rematerialized there; an elementwise op's result is converted back for
 //    its users, so the conversion moves towards the stores, where it goes
 //    away (a reduction's result stored without leaving its slice layout);
+//  - a reduction of convert(x) from an MMA layout reduces x where it is
+//    (the softmax of flash attention runs on the product's registers);
 //  - loop-carried tiles that are converted into their layout every iteration
 //    are carried in the converted value's layout instead (a dot's
-//    accumulator stays in its MMA layout through the K loop).
-// Tensor-core layouts take only splats and elementwise ops this way.
+//    accumulator stays in its MMA layout through the K loop, and so do the
+//    running maxima and sums of flash attention).
+// MMA accumulator layouts take index arithmetic, broadcasts and elementwise
+// ops this way, but no memory accesses; dot operand layouts take only splats
+// and elementwise ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +67,13 @@ bool isCheapElementwise(Operation *op) {
     return false;
   StringRef dialect = op->getDialect()->getNamespace();
   return dialect == "arith" || dialect == "math" || isa<tile::AddPtrOp>(op);
+}
+
+/// Whether `layout` is a dot operand layout or a slice of one.
+bool isDotOperandLayout(Attribute layout) {
+  if (auto slice = dyn_cast<SliceEncodingAttr>(layout))
+    return isDotOperandLayout(slice.getParent());
+  return isa<DotOperandEncodingAttr>(layout);
 }
 
 /// Ops that create a tile from nothing but attributes and scalars.
@@ -134,12 +146,14 @@ private:
       return false;
     if (auto convert = dyn_cast<ConvertLayoutOp>(op))
       return check(convert.getSrc(), layout);
-    // Tensor-core layouts hold products and the math on them: splats and
-    // elementwise ops only (no index arithmetic, accesses or broadcasts).
-    if (isTensorCoreLayout(layout)) {
+    // Tensor-core layouts hold products and the math on them, never memory
+    // accesses; dot operand layouts take no index arithmetic or broadcasts.
+    if (isDotOperandLayout(layout)) {
       bool isSplat = isTileSource(op) && !isa<tile::MakeRangeOp>(op);
       if (!isSplat && !isCheapElementwise(op))
         return false;
+    } else if (isa<tile::LoadOp>(op) && isTensorCoreLayout(layout)) {
+      return false;
     } else if (auto load = dyn_cast<tile::LoadOp>(op)) {
       if (!canMoveLoad(load, layout))
         return false;
@@ -222,7 +236,8 @@ struct SinkConvert : RewritePattern {
         source = getLayout(convert.getSrc().getType());
         break;
       }
-    if (!source)
+    // Stores stay where the accesses are coalesced.
+    if (!source || (isStore && isTensorCoreLayout(source)))
       return failure();
     Rematerializer remat;
     for (Value operand : op->getOperands())
@@ -245,6 +260,55 @@ struct SinkConvert : RewritePattern {
     Operation *moved = rewriter.create(state);
     rewriter.replaceOpWithNewOp<ConvertLayoutOp>(
         op, op->getResult(0).getType(), moved->getResult(0));
+    return success();
+  }
+};
+
+/// reduce(convert(x: mma -> L)) -> convert(reduce(x)): the reduction runs
+/// on the MMA tile where it was computed, and its result (a slice of the MMA
+/// layout) is converted instead, when every source can be had in that
+/// layout and the tile holds whole instruction tiles.
+struct SinkConvertThroughReduce : OpRewritePattern<tile::ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tile::ReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    MmaEncodingAttr mma;
+    for (Value src : op.getSrcs())
+      if (auto convert = src.getDefiningOp<ConvertLayoutOp>())
+        if ((mma = dyn_cast<MmaEncodingAttr>(
+                 getLayout(convert.getSrc().getType()))))
+          break;
+    if (!mma)
+      return failure();
+    auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
+    for (auto [size, instr] : llvm::zip(srcType.getShape(), mma.getInstrShape()))
+      if (size < instr)
+        return failure();
+    Rematerializer remat;
+    for (Value src : op.getSrcs())
+      if (!remat.canRematerialize(src, mma))
+        return failure();
+    SmallVector<Value> srcs;
+    for (Value src : op.getSrcs())
+      srcs.push_back(remat.rematerialize(src, mma, rewriter));
+    auto slice = SliceEncodingAttr::get(getContext(), op.getAxis(), mma);
+    SmallVector<Type> resultTypes;
+    for (Type type : op.getResultTypes())
+      resultTypes.push_back(withLayout(type, slice));
+    rewriter.setInsertionPoint(op);
+    OperationState state(op.getLoc(), op->getName(), srcs, resultTypes,
+                         op->getAttrs());
+    state.addRegion();
+    Operation *moved = rewriter.create(state);
+    rewriter.inlineRegionBefore(op.getCombineOp(), moved->getRegion(0),
+                                moved->getRegion(0).end());
+    SmallVector<Value> results;
+    for (auto [result, type] :
+         llvm::zip(moved->getResults(), op.getResultTypes()))
+      results.push_back(
+          ConvertLayoutOp::create(rewriter, op.getLoc(), type, result));
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
@@ -341,7 +405,7 @@ struct RemoveLayoutConversionsPass
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     patterns.add<FoldConvertChain, RematerializeConvert, SinkConvert,
-                 RelayoutLoopCarried>(context);
+                 SinkConvertThroughReduce, RelayoutLoopCarried>(context);
     // Every rewrite leaves valid IR, so stopping at the driver's iteration
     // limit only leaves some conversions in place; it is not an error.
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));

@@ -3,8 +3,8 @@
 // RUN: tile-opt %s -split-input-file -tilegpu-accelerate-dot=target=sm_90a | FileCheck %s --check-prefix=WGMMA
 // fp16/bf16 dots get an MMA accumulator (warps doubled along the dimension
 // with more elements per warp, M on ties), the accumulator converted in and
-// the result converted back; operands keep their layouts. fp32 dots, and
-// every dot below sm_80, stay as they are. On sm_90a, dots whose warps can
+// the result converted back; operands keep their layouts (but see
+// @chained). fp32 dots, and every dot below sm_80, stay as they are. On sm_90a, dots whose warps can
 // form whole warpgroups along M with 64 rows each (and whose operand tiles
 // are whole 1024-byte swizzle atoms) get a version 3 (wgmma) accumulator
 // with every warp along M; others keep mma.sync.
@@ -69,5 +69,38 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
   func.func @short(%a: tensor<32x32xf16, #a>, %b: tensor<32x32xf16, #a>, %c: tensor<32x32xf32, #a>) -> tensor<32x32xf32, #a> attributes {"tilegpu.num-warps" = 4 : i32} {
     %d = tile.dot %a, %b, %c : tensor<32x32xf16, #a> * tensor<32x32xf16, #a> -> tensor<32x32xf32, #a>
     return %d : tensor<32x32xf32, #a>
+  }
+}
+
+// -----
+
+// Two chained dots (the product of the first reaches the a operand of the
+// second) keep every warp along M, where chooseWarps would split 128x64 as
+// [4, 2]; the second dot's a operand is converted to its registers, and so
+// is an a operand that does not change in the loop around its dot. A loaded
+// b stays as it is (the lowering stages it). On sm_90a both run on wgmma,
+// whose operands are staged.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: func.func @chained
+  // CHECK: scf.for
+  // CHECK: %[[S:.*]] = tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<128x32xf16, #tilegpu.dot_op<{opIdx = 0, parent = #tilegpu.mma<{version = 2, warpsPerCTA = [8, 1], instrShape = [16, 8]}>, kWidth = 2}>> * tensor<32x64xf16, #blocked> -> tensor<128x64xf32, #tilegpu.mma<{version = 2, warpsPerCTA = [8, 1], instrShape = [16, 8]}>>
+  // CHECK: %[[P:.*]] = tilegpu.convert_layout %{{.*}} : tensor<128x64xf16, #blocked> -> tensor<128x64xf16, #tilegpu.dot_op<{opIdx = 0, parent = #tilegpu.mma<{version = 2, warpsPerCTA = [8, 1], instrShape = [16, 8]}>, kWidth = 2}>>
+  // CHECK: tile.dot %[[P]], %{{.*}}, %{{.*}} : {{.*}} -> tensor<128x32xf32, #tilegpu.mma<{version = 2, warpsPerCTA = [8, 1], instrShape = [16, 8]}>>
+  // WGMMA-LABEL: func.func @chained
+  // WGMMA-NOT: dot_op
+  // WGMMA: tile.dot {{.*}} -> tensor<128x64xf32, #tilegpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 8]}>>
+  // WGMMA: tile.dot {{.*}} -> tensor<128x32xf32, #tilegpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 8]}>>
+  func.func @chained(%q: tensor<128x32xf16, #a>, %k: tensor<32x64x!tile.ptr<f16>, #a>, %v: tensor<64x32xf16, #a>, %s0: tensor<128x64xf32, #a>, %o0: tensor<128x32xf32, #a>, %n: index) -> tensor<128x32xf32, #a> attributes {"tilegpu.num-warps" = 8 : i32} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %o = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %o0) -> (tensor<128x32xf32, #a>) {
+      %kt = tile.load %k : (tensor<32x64x!tile.ptr<f16>, #a>) -> tensor<32x64xf16, #a>
+      %s = tile.dot %q, %kt, %s0 : tensor<128x32xf16, #a> * tensor<32x64xf16, #a> -> tensor<128x64xf32, #a>
+      %p = arith.truncf %s : tensor<128x64xf32, #a> to tensor<128x64xf16, #a>
+      %r = tile.dot %p, %v, %acc : tensor<128x64xf16, #a> * tensor<64x32xf16, #a> -> tensor<128x32xf32, #a>
+      scf.yield %r : tensor<128x32xf32, #a>
+    }
+    return %o : tensor<128x32xf32, #a>
   }
 }

@@ -209,3 +209,63 @@ func.func @loaded_accumulator(%a: tensor<64x32xf16, #b>, %bb: tensor<32x64xf16, 
   tile.store %cp, %acc : (tensor<64x64x!tile.ptr<f32>, #b>, tensor<64x64xf32, #b>) -> ()
   return
 }
+
+// -----
+
+// A row softmax of a product (flash attention): the reductions run on the
+// MMA tile (their results in its slice layout), the mask's index arithmetic
+// and the broadcast row maxima are recomputed there, the running maximum is
+// carried in the slice layout, and p reaches the second dot's a operand
+// with one conversion (the store stays in the blocked layout).
+#b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tilegpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#dota = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#rows = #tilegpu.slice<{dim = 1, parent = #b}>
+#cols = #tilegpu.slice<{dim = 0, parent = #b}>
+// CHECK: #[[ROWS:[a-z0-9_]+]] = #tilegpu.slice<{dim = 1, parent = #tilegpu.mma
+// CHECK: #[[COLS:[a-z0-9_]+]] = #tilegpu.slice<{dim = 0, parent = #tilegpu.mma
+// CHECK-LABEL: func.func @softmax_of_product
+// CHECK: scf.for {{.*}} -> (tensor<64xf32, #[[ROWS]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.make_range {{.*}} : tensor<64xi32, #[[COLS]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.reduce(%{{.*}}) axis = 1 : (tensor<64x64xf32, #tilegpu.mma
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[P:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #tilegpu.mma{{.*}}> to tensor<64x64xf16, #tilegpu.mma
+// CHECK-NEXT: tilegpu.convert_layout %[[P]] : tensor<64x64xf16, #tilegpu.mma{{.*}} -> tensor<64x64xf16, #tilegpu.dot_op
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: scf.yield
+module attributes {"tilegpu.threads-per-warp" = 32 : i32, "tilegpu.num-warps" = 4 : i32} {
+  func.func @softmax_of_product(%q: tensor<64x32xf16, #dota>, %k: tensor<32x64xf16, #b>, %v: tensor<64x64xf16, #b>, %n: i32, %ub: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ninf = arith.constant dense<0xFF800000> : tensor<64xf32, #rows>
+    %ninf2 = arith.constant dense<0xFF800000> : tensor<64x64xf32, #b>
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %res:2 = scf.for %i = %c0 to %ub step %c1 iter_args(%m = %ninf, %acc = %zero) -> (tensor<64xf32, #rows>, tensor<64x64xf32, #mma>) : i32 {
+      %s = tile.dot %q, %k, %zero : tensor<64x32xf16, #dota> * tensor<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+      %sb = tilegpu.convert_layout %s : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #b>
+      %cols = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+      %ce = tile.expand_dims %cols {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #b>
+      %ns = tile.splat %n : tensor<1x64xi32, #b>
+      %ok = arith.cmpi slt, %ce, %ns : tensor<1x64xi32, #b>
+      %okb = tile.broadcast %ok : tensor<1x64xi1, #b> -> tensor<64x64xi1, #b>
+      %masked = arith.select %okb, %sb, %ninf2 : tensor<64x64xi1, #b>, tensor<64x64xf32, #b>
+      %rmax = "tile.reduce"(%masked) <{axis = 1 : i32}> ({
+      ^bb0(%x: f32, %y: f32):
+        %mx = arith.maxnumf %x, %y : f32
+        tile.reduce.return %mx : f32
+      }) : (tensor<64x64xf32, #b>) -> tensor<64xf32, #rows>
+      %mnew = arith.maxnumf %m, %rmax : tensor<64xf32, #rows>
+      %me = tile.expand_dims %mnew {axis = 1 : i32} : tensor<64xf32, #rows> -> tensor<64x1xf32, #b>
+      %mb = tile.broadcast %me : tensor<64x1xf32, #b> -> tensor<64x64xf32, #b>
+      %d = arith.subf %masked, %mb : tensor<64x64xf32, #b>
+      %p = math.exp2 %d : tensor<64x64xf32, #b>
+      %p16 = arith.truncf %p : tensor<64x64xf32, #b> to tensor<64x64xf16, #b>
+      %pa = tilegpu.convert_layout %p16 : tensor<64x64xf16, #b> -> tensor<64x64xf16, #dota>
+      %accn = tile.dot %pa, %v, %acc : tensor<64x64xf16, #dota> * tensor<64x64xf16, #b> -> tensor<64x64xf32, #mma>
+      scf.yield %mnew, %accn : tensor<64xf32, #rows>, tensor<64x64xf32, #mma>
+    }
+    return %res#1 : tensor<64x64xf32, #mma>
+  }
+}

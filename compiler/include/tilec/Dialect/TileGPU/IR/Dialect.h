@@ -9,6 +9,9 @@
 
 #include "tilec/Dialect/Tile/IR/Dialect.h"
 
+#include <algorithm>
+#include <optional>
+
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES
@@ -60,6 +63,40 @@ int64_t getTotalElemsPerThread(Attribute layout, ArrayRef<int64_t> shape);
 /// operand's parent CTA tile along M or N and one instruction's K): a tile
 /// smaller than this along a dimension wraps around. Not for slices.
 SmallVector<int64_t> getTileExtent(Attribute layout);
+
+/// How a blocked or MMA accumulator layout spreads one dimension of a tile
+/// over a thread's registers, the lanes of a warp and the warps: what a
+/// reduction along that dimension combines at each level.
+struct DimDistribution {
+  int64_t perThread = 1;  ///< Elements along it a lane holds in one lane tile.
+  int64_t lanes = 1;      ///< Lanes along it.
+  int64_t laneStride = 1; ///< Stride of the lane's coordinate in the lane id.
+  int64_t warps = 1;      ///< Warps along it.
+  int64_t warpStride = 1; ///< Stride of the warp's coordinate in the warp id.
+  int64_t warpExtent = 1; ///< Elements along it one warp covers.
+
+  /// Lanes that hold distinct elements of a tile `size` long along it.
+  int64_t getDistinctLanes(int64_t size) const {
+    return std::min(lanes, std::max<int64_t>(1, size / perThread));
+  }
+  /// Warps that hold distinct elements of a tile `size` long along it.
+  int64_t getDistinctWarps(int64_t size) const {
+    return std::min(warps, std::max<int64_t>(1, size / warpExtent));
+  }
+};
+
+/// The distribution of dimension `dim` in `layout` (blocked, or an MMA
+/// accumulator layout); nullopt for any other layout.
+std::optional<DimDistribution> getDimDistribution(Attribute layout,
+                                                  unsigned dim);
+
+/// Whether converting a tile of type `src` to type `dst` moves nothing: an
+/// mma.sync accumulator tile (version 2, every warp along M) of 16-bit
+/// elements with whole 16x16 tiles, into the a operand layout of a product
+/// with the same MMA layout. Each thread's registers already are the a
+/// fragments, in the same order (two adjacent 16x8 accumulator tiles are one
+/// 16x16 a tile).
+bool isRegisterConversion(RankedTensorType src, RankedTensorType dst);
 
 /// Whether several threads hold copies of the same element of a tile of
 /// `shape` in the distributed `layout` (the tile is smaller than the layout's

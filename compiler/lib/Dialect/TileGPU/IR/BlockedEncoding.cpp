@@ -55,12 +55,16 @@ BlockedEncodingAttr BlockedEncodingAttr::getDefault(MLIRContext *context,
                                                     ArrayRef<int64_t> shape,
                                                     unsigned numWarps,
                                                     unsigned threadsPerWarp,
-                                                    unsigned vector) {
+                                                    unsigned vector,
+                                                    ArrayRef<unsigned> order) {
   unsigned rank = shape.size();
-  SmallVector<unsigned> order, sizePerThread(rank, 1), threads(rank, 1),
+  SmallVector<unsigned> sizePerThread(rank, 1), threads(rank, 1),
       warps(rank, 1);
+  SmallVector<unsigned> rowMajor;
   for (unsigned d = 0; d < rank; ++d)
-    order.push_back(rank - 1 - d);
+    rowMajor.push_back(rank - 1 - d);
+  if (order.empty())
+    order = rowMajor;
   // Consecutive elements per thread along the fastest dimension, but never
   // more than the tile holds.
   unsigned fastest = order.front();

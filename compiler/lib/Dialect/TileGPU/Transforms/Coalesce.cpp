@@ -8,6 +8,11 @@
 // shared a layout still share one, so elementwise producers and consumers of
 // the accesses, broadcasts and expand_dims stay consistent and need no new
 // layout conversion.
+// An access that is contiguous along another dimension than the last (a
+// column-major tile, such as K^T read from a row-major K) gets a layout of
+// its own with that dimension fastest, and conversions around it, which
+// tilegpu-remove-layout-conversions then removes where it can (the pointer
+// arithmetic is recomputed in the access's layout).
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +51,25 @@ Attribute remapLayout(Attribute layout,
   return map.lookup_or(layout, layout);
 }
 
+/// The pointer of a load or store, or null for any other op.
+Value getAccessPointer(Operation *op) {
+  if (auto load = dyn_cast<tile::LoadOp>(op))
+    return load.getPtr();
+  if (auto store = dyn_cast<tile::StoreOp>(op))
+    return store.getPtr();
+  return {};
+}
+
+/// `value` (a tensor) converted to `layout` before `op`.
+Value convertBefore(Operation *op, Value value, Attribute layout) {
+  OpBuilder builder(op);
+  auto type = cast<RankedTensorType>(value.getType());
+  return ConvertLayoutOp::create(
+      builder, op->getLoc(),
+      RankedTensorType::get(type.getShape(), type.getElementType(), layout),
+      value);
+}
+
 struct CoalescePass : tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -60,12 +84,11 @@ struct CoalescePass : tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
 
     // Analyse: the widest vector per accessed blocked layout.
     llvm::MapVector<Attribute, AccessSummary> accesses;
+    // Accesses contiguous along another dimension than the last, with the
+    // dimension and the vector width along it.
+    SmallVector<std::tuple<Operation *, unsigned, unsigned>> columnAccesses;
     func.walk([&](Operation *op) {
-      Value ptr;
-      if (auto load = dyn_cast<tile::LoadOp>(op))
-        ptr = load.getPtr();
-      else if (auto store = dyn_cast<tile::StoreOp>(op))
-        ptr = store.getPtr();
+      Value ptr = getAccessPointer(op);
       auto type = ptr ? dyn_cast<RankedTensorType>(ptr.getType()) : nullptr;
       if (!type || !getBlockedEncoding(type))
         return;
@@ -74,6 +97,15 @@ struct CoalescePass : tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
           std::max<int64_t>(1, type.getNumElements() / threads);
       unsigned width =
           axisInfo.getVectorWidth(ptr, fastest, std::min<int64_t>(perThread, 16));
+      if (width == 1)
+        for (unsigned dim = 0; dim < fastest; ++dim) {
+          unsigned along = axisInfo.getVectorWidth(
+              ptr, dim, std::min<int64_t>(perThread, 16));
+          if (along > 1) {
+            columnAccesses.emplace_back(op, dim, along);
+            return;
+          }
+        }
       AccessSummary &summary = accesses[type.getEncoding()];
       if (summary.shape.empty() ||
           type.getNumElements() > ShapedType::getNumElements(summary.shape))
@@ -91,6 +123,39 @@ struct CoalescePass : tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
       Attribute layout = remapLayout(type.getEncoding(), map);
       return layout == type.getEncoding() ? Attribute() : layout;
     });
+    for (auto [op, dim, width] : columnAccesses)
+      relayoutAccess(op, dim, width, numWarps, threadsPerWarp);
+  }
+
+  /// Gives the access `op` a layout with `dim` fastest and `width`
+  /// consecutive elements per thread along it (the other dimensions from the
+  /// last to the first): its tensor operands are converted into it, and a
+  /// load's result back to its old layout.
+  void relayoutAccess(Operation *op, unsigned dim, unsigned width,
+                      unsigned numWarps, unsigned threadsPerWarp) {
+    auto type = cast<RankedTensorType>(getAccessPointer(op).getType());
+    SmallVector<unsigned> order{dim};
+    for (unsigned d = type.getRank(); d-- > 0;)
+      if (d != dim)
+        order.push_back(d);
+    auto layout = BlockedEncodingAttr::getDefault(
+        &getContext(), type.getShape(), numWarps, threadsPerWarp, width, order);
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(isa<RankedTensorType>(operand.getType())
+                             ? convertBefore(op, operand, layout)
+                             : operand);
+    op->setOperands(operands);
+    if (auto load = dyn_cast<tile::LoadOp>(op)) {
+      auto oldType = cast<RankedTensorType>(load.getType());
+      load.getResult().setType(RankedTensorType::get(
+          oldType.getShape(), oldType.getElementType(), layout));
+      OpBuilder builder(op->getContext());
+      builder.setInsertionPointAfter(op);
+      auto back =
+          ConvertLayoutOp::create(builder, op->getLoc(), oldType, load.getResult());
+      load.getResult().replaceAllUsesExcept(back, back);
+    }
   }
 };
 

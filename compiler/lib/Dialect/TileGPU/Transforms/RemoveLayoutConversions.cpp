@@ -19,6 +19,8 @@
 //    away (a reduction's result stored without leaving its slice layout);
 //  - a reduction of convert(x) from an MMA layout reduces x where it is
 //    (the softmax of flash attention runs on the product's registers);
+//  - a tensor-core dot reads its a and b operands in whatever distributed
+//    layout they come in (it stages them), so a conversion feeding one goes;
 //  - loop-carried tiles that are converted into their layout every iteration
 //    are carried in the converted value's layout instead (a dot's
 //    accumulator stays in its MMA layout through the K loop, and so do the
@@ -89,6 +91,17 @@ Attribute operandLayout(Operation *op, Attribute layout) {
   if (auto expand = dyn_cast<tile::ExpandDimsOp>(op))
     return SliceEncodingAttr::get(op->getContext(), expand.getAxis(), layout);
   return layout;
+}
+
+/// Whether a load or store of `type` moved to `layout` keeps the fastest
+/// dimension of its current layout and as many consecutive elements per
+/// thread along it, so that it stays as coalesced and vectorized as
+/// tilegpu-coalesce made it.
+bool keepsAccessVectors(RankedTensorType type, Attribute layout) {
+  unsigned fastest = getLayoutOrder(type.getEncoding()).front();
+  return getLayoutOrder(layout).front() == fastest &&
+         getContigPerThread(layout, type.getShape())[fastest] >=
+             getContigPerThread(type.getEncoding(), type.getShape())[fastest];
 }
 
 /// Clones chains of cheap ops in another layout, after checking that the
@@ -169,12 +182,14 @@ private:
   }
 
   /// A load is moved (not copied) to another layout when nothing else uses
-  /// its result and the new layout replicates it at most
-  /// kMaxLoadReplication times as much per thread.
+  /// its result, the new layout replicates it at most kMaxLoadReplication
+  /// times as much per thread, and it keeps the access as coalesced
+  /// (keepsAccessVectors).
   static bool canMoveLoad(tile::LoadOp load, Attribute layout) {
     auto type = dyn_cast<RankedTensorType>(load.getType());
     if (!type || !load->hasOneUse() || !isDistributedLayout(layout) ||
-        !isDistributedLayout(type.getEncoding()))
+        !isDistributedLayout(type.getEncoding()) ||
+        !keepsAccessVectors(type, layout))
       return false;
     return getTotalElemsPerThread(layout, type.getShape()) <=
            kMaxLoadReplication *
@@ -237,7 +252,11 @@ struct SinkConvert : RewritePattern {
         break;
       }
     // Stores stay where the accesses are coalesced.
-    if (!source || (isStore && isTensorCoreLayout(source)))
+    if (!source ||
+        (isStore && (isTensorCoreLayout(source) ||
+                     !keepsAccessVectors(cast<RankedTensorType>(
+                                             op->getOperand(0).getType()),
+                                         source))))
       return failure();
     Rematerializer remat;
     for (Value operand : op->getOperands())
@@ -261,6 +280,31 @@ struct SinkConvert : RewritePattern {
     rewriter.replaceOpWithNewOp<ConvertLayoutOp>(
         op, op->getResult(0).getType(), moved->getResult(0));
     return success();
+  }
+};
+
+/// A tensor-core dot whose a or b operand is convert(x) into a distributed
+/// layout other than a dot operand one reads x instead: the dot stages
+/// operands from any layout, so the conversion would only add a round trip
+/// through shared memory (a column-major K^T load keeps its own layout).
+struct FoldConvertIntoDotOperand : OpRewritePattern<tile::DotOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tile::DotOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa_and_nonnull<MmaEncodingAttr>(getLayout(op.getC().getType())))
+      return failure();
+    bool changed = false;
+    for (OpOperand &operand : op->getOpOperands().take_front(2)) {
+      auto convert = operand.get().getDefiningOp<ConvertLayoutOp>();
+      if (!convert || isTensorCoreLayout(getLayout(convert.getType())) ||
+          !isDistributedLayout(getLayout(convert.getSrc().getType())) ||
+          isTensorCoreLayout(getLayout(convert.getSrc().getType())))
+        continue;
+      rewriter.modifyOpInPlace(op, [&] { operand.set(convert.getSrc()); });
+      changed = true;
+    }
+    return success(changed);
   }
 };
 
@@ -405,7 +449,8 @@ struct RemoveLayoutConversionsPass
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     patterns.add<FoldConvertChain, RematerializeConvert, SinkConvert,
-                 SinkConvertThroughReduce, RelayoutLoopCarried>(context);
+                 SinkConvertThroughReduce, FoldConvertIntoDotOperand,
+                 RelayoutLoopCarried>(context);
     // Every rewrite leaves valid IR, so stopping at the driver's iteration
     // limit only leaves some conversions in place; it is not an error.
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));

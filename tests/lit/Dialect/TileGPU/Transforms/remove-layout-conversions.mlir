@@ -269,3 +269,25 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32, "tilegpu.num-warps" = 
     return %res#1 : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// A tensor-core dot stages its operands from any layout: a column-major
+// operand (K^T loaded where it is contiguous) feeds it without a conversion,
+// and the load is not moved into the conversion's row-major layout.
+#b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#mma = #tilegpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// CHECK-LABEL: func.func @column_major_operand
+// CHECK: %[[K:.*]] = tile.load %{{.*}} -> tensor<32x64xf16, #[[COL:blocked[0-9]*]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.dot %{{.*}}, %[[K]], %{{.*}} : tensor<64x32xf16, #{{.*}}> * tensor<32x64xf16, #[[COL]]>
+module attributes {"tilegpu.threads-per-warp" = 32 : i32, "tilegpu.num-warps" = 4 : i32} {
+  func.func @column_major_operand(%q: tensor<64x32xf16, #b>, %kp: tensor<32x64x!tile.ptr<f16>, #col>) -> tensor<64x64xf32, #mma> {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %k = tile.load %kp : (tensor<32x64x!tile.ptr<f16>, #col>) -> tensor<32x64xf16, #col>
+    %kb = tilegpu.convert_layout %k : tensor<32x64xf16, #col> -> tensor<32x64xf16, #b>
+    %s = tile.dot %q, %kb, %zero : tensor<64x32xf16, #b> * tensor<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+    return %s : tensor<64x64xf32, #mma>
+  }
+}

@@ -49,12 +49,14 @@ def TileGPU_BlockedEncodingAttr
     int64_t getElemsPerThread(::llvm::ArrayRef<int64_t> shape) const;
     /// The default layout for a tensor of `shape`: threads and warps spread
     /// along the fastest dimensions first, `vector` consecutive elements per
-    /// thread along the fastest dimension.
+    /// thread along the fastest dimension. The dimensions go from fastest to
+    /// slowest as `order` says (empty: row-major, the last one fastest).
     static BlockedEncodingAttr getDefault(::mlir::MLIRContext *context,
                                           ::llvm::ArrayRef<int64_t> shape,
                                           unsigned numWarps,
                                           unsigned threadsPerWarp,
-                                          unsigned vector = 1);
+                                          unsigned vector = 1,
+                                          ::llvm::ArrayRef<unsigned> order = {});
   }];
 }
 

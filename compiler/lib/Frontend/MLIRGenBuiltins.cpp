@@ -165,11 +165,18 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
   case B::Cumsum:
     return generateScan(call, where);
   case B::Dot: {
+    // a, b, acc, then for fp32 operands the input precision.
     llvm::SmallVector<Value, 3> operands;
-    if (!generateArgs(call, operands))
-      return nullptr;
+    for (unsigned i = 0; i < 3; ++i) {
+      operands.push_back(generateExpr(call.getArg(i)));
+      if (!operands.back())
+        return nullptr;
+    }
+    mlir::StringAttr precision;
+    if (call.getArgs().size() > 3)
+      precision = builder.getStringAttr(call.getConstArg(3).getString());
     return mlir::tile::DotOp::create(builder, where, result, operands[0],
-                                     operands[1], operands[2]);
+                                     operands[1], operands[2], precision);
   }
   default:
     return fail(call.getLoc(), "not supported yet: '" +

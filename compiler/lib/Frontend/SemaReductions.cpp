@@ -217,8 +217,10 @@ ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
                         " (fp16, bf16 and fp32 are supported)");
     return nullptr;
   }
-  // input_precision / allow_tf32 / max_num_imprecise_acc: checked, then
-  // ignored: fp32 inputs always multiply in full fp32 ("ieee").
+  // input_precision (with allow_tf32, Triton's older spelling) decides
+  // whether fp32 inputs may run as tf32 on the tensor cores: by default they
+  // do, as in Triton; "ieee" and "tf32x3" keep full fp32 products.
+  // max_num_imprecise_acc is checked and ignored (fp32 accumulation).
   const ConstValue *precision = getConstexpr(*args[InputPrecision]);
   if (!precision ||
       !(precision->isNone() ||
@@ -233,6 +235,10 @@ ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
       diag.error(args[i]->getLoc(), "the options of 'dot' must be constexpr");
       return nullptr;
     }
+  const ConstValue *allowTF32 = getConstexpr(*args[AllowTF32]);
+  bool tf32 = precision->isNone()
+                  ? allowTF32->isNone() || allowTF32->isTruthy()
+                  : precision->getString() == "tf32";
   const ConstValue *outValue = getConstexpr(*args[OutDType]);
   if (!outValue || !outValue->isDType() ||
       !(outValue->getDType() == ScalarKind::F32 ||
@@ -269,6 +275,9 @@ ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
   callArgs.push_back(std::move(args[A]));
   callArgs.push_back(std::move(args[B]));
   callArgs.push_back(std::move(acc));
+  if (elem == ScalarKind::F32)
+    callArgs.push_back(
+        makeConstant(loc, ConstValue::getString(tf32 ? "tf32" : "ieee")));
   ExprPtr result = makeCall(loc, Builtin::Dot, std::move(callArgs),
                             Type::getTile(ScalarKind::F32, resultShape));
   return coerce(std::move(result), outKind, resultShape);

@@ -133,6 +133,9 @@ tilegpu::MmaEncodingAttr mlir::tilec::getTensorCoreLayout(tile::DotOp dot,
   Type input = cast<RankedTensorType>(dot.getA().getType()).getElementType();
   if ((input.isF16() || input.isBF16()) && cType.getElementType().isF32())
     return mma;
+  if (version == 2 && input.isF32() && dot.getInputPrecision() == "tf32" &&
+      cType.getElementType().isF32())
+    return mma;
   dot.emitOpError("has an MMA accumulator but no tensor-core instruction "
                   "multiplies ")
       << dot.getA().getType() << " by " << dot.getB().getType() << " into "

@@ -1,9 +1,10 @@
 //===- MmaDotOpToLLVM.cpp - Matrix products on the tensor cores -----------===//
 //
-// tile.dot whose accumulator has an MMA layout: for every K step (16) and
-// every 16x8 tile of its accumulator, each warp runs one
-// mma.sync.aligned.m16n8k16 (row-major a, column-major b, fp32 accumulate)
-// on fp16 or bf16 inputs. An operand that a local_load reads from a
+// tile.dot whose accumulator has an MMA layout: for every K step and every
+// 16x8 tile of its accumulator, each warp runs one mma.sync (row-major a,
+// column-major b, fp32 accumulate): m16n8k16 on fp16 or bf16 inputs,
+// m16n8k8 on fp32 inputs as tf32 (input_precision "tf32"; such operands
+// always arrive in their dot operand registers, one element per register). An operand that a local_load reads from a
 // pipelined shared-memory slot is read from that slot; one already in its
 // dot operand layout is read from registers; any other operand is staged
 // by the dot itself in its shared-memory scratch (a at the start, b after
@@ -25,21 +26,27 @@ using namespace mlir::tilec;
 
 namespace {
 
-/// Packs `count` 32-bit registers of two 16-bit elements each from
-/// `elements` starting at `first`, the lower k in the low half.
+/// Packs `count` 32-bit registers of `perRegister` elements each (2 16-bit
+/// ones, or 1 fp32) from `elements` starting at `first`, the lower k in the
+/// low half.
 SmallVector<Value> packRegisters(Location loc, RewriterBase &rewriter,
                                  ArrayRef<Value> elements, size_t first,
-                                 unsigned count) {
-  auto pairType = VectorType::get(2, elements.front().getType());
+                                 unsigned count, unsigned perRegister) {
+  Type i32 = rewriter.getI32Type();
   SmallVector<Value> registers;
   for (unsigned r = 0; r < count; ++r) {
-    Value pair = LLVM::UndefOp::create(rewriter, loc, pairType);
-    for (unsigned j = 0; j < 2; ++j)
-      pair = LLVM::InsertElementOp::create(rewriter, loc, pair,
-                                           elements[first + 2 * r + j],
-                                           i32Constant(loc, rewriter, j));
-    registers.push_back(
-        LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), pair));
+    if (perRegister == 1) {
+      registers.push_back(
+          LLVM::BitcastOp::create(rewriter, loc, i32, elements[first + r]));
+      continue;
+    }
+    auto vectorType = VectorType::get(perRegister, elements.front().getType());
+    Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
+    for (unsigned j = 0; j < perRegister; ++j)
+      vector = LLVM::InsertElementOp::create(
+          rewriter, loc, vector, elements[first + perRegister * r + j],
+          i32Constant(loc, rewriter, j));
+    registers.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, vector));
   }
   return registers;
 }
@@ -81,6 +88,8 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
     Type input = aType.getElementType();
     Location loc = op.getLoc();
     Type element = getTypeConverter()->convertType(input);
+    // Elements per 32-bit register: 2 for 16-bit types, 1 for tf32.
+    unsigned kWidth = input.isF32() ? 1 : 2;
 
     // Operands in registers, or staged here (a first, b after it).
     SmallVector<OperandSource, 2> sources;
@@ -102,11 +111,16 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
             source.layout, SmallVector<int64_t>(type.getShape()), element};
       } else if (source.layout) {
         if (source.layout.getParent() != mma ||
-            source.layout.getOpIdx() != index || source.layout.getKWidth() != 2)
+            source.layout.getOpIdx() != index ||
+            source.layout.getKWidth() != kWidth)
           return op.emitOpError("operand ")
                  << index
                  << " has a dot operand layout of another product: " << type;
         source.registerElements = unpackElements(loc, packed, rewriter);
+      } else if (kWidth != 2) {
+        return op.emitOpError("operand ")
+               << index << " of a tf32 product must arrive in its dot operand "
+               << "layout, got " << type;
       } else {
         source.staged = stageDotOperand(loc, rewriter, op, index, packed, mma,
                                         element, stagedElements);
@@ -123,11 +137,11 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
     SmallVector<Value> acc = unpackElements(loc, adaptor.getC(), rewriter);
     SmallVector<int64_t> reps = mma.getRepetitions(cType.getShape());
     int64_t repK = sources[0].layout.getRepetitions(aType.getShape())[1];
-    std::string text =
-        llvm::formatv("mma.sync.aligned.m16n8k16.row.col.f32.{0}.{0}.f32 "
-                      "{{$0, $1, $2, $3}, {{$4, $5, $6, $7}, {{$8, $9}, "
-                      "{{$10, $11, $12, $13};\n",
-                      input.isF16() ? "f16" : "bf16");
+    std::string text = llvm::formatv(
+        "mma.sync.aligned.m16n8k{0}.row.col.f32.{1}.{1}.f32 "
+        "{{$0, $1, $2, $3}, {{$4, $5, $6, $7}, {{$8, $9}, "
+        "{{$10, $11, $12, $13};\n",
+        8 * kWidth, input.isF16() ? "f16" : input.isBF16() ? "bf16" : "tf32");
     SmallVector<std::string> constraints{"=f", "=f", "=f", "=f", "r", "r", "r",
                                          "r",  "r",  "r",  "0",  "1", "2", "3"};
     Type f32 = rewriter.getF32Type();
@@ -137,10 +151,12 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
       SmallVector<Value> b =
           sources[1].step(loc, rewriter, thread, bType.getShape(), k);
       for (int64_t m = 0; m < reps[0]; ++m) {
-        SmallVector<Value> aRegs = packRegisters(loc, rewriter, a, m * 8, 4);
+        SmallVector<Value> aRegs =
+            packRegisters(loc, rewriter, a, m * 4 * kWidth, 4, kWidth);
         for (int64_t n = 0; n < reps[1]; ++n) {
           SmallVector<Value> operands(aRegs);
-          operands.append(packRegisters(loc, rewriter, b, n * 4, 2));
+          operands.append(
+              packRegisters(loc, rewriter, b, n * 2 * kWidth, 2, kWidth));
           size_t first = (m * reps[1] + n) * 4;
           operands.append(acc.begin() + first, acc.begin() + first + 4);
           Operation *asmOp = emitAsm(loc, rewriter, {f32, f32, f32, f32},

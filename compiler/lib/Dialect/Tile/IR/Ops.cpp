@@ -257,5 +257,11 @@ LogicalResult DotOp::verify() {
   if (!isa<FloatType>(a.getElementType()) ||
       !isa<FloatType>(c.getElementType()))
     return emitOpError("operands and accumulator must be floating point");
+  if (std::optional<StringRef> precision = getInputPrecision()) {
+    if (*precision != "tf32" && *precision != "ieee")
+      return emitOpError("input_precision must be \"tf32\" or \"ieee\"");
+    if (!a.getElementType().isF32())
+      return emitOpError("input_precision applies to fp32 operands only");
+  }
   return success();
 }

@@ -118,14 +118,17 @@ struct AccelerateDotPass
            (m * k * 2) % 1024 == 0 && (k * n * 2) % 1024 == 0;
   }
 
-  /// Rewrites `dot` for wgmma (sm_90a) or mma.sync m16n8k16 when its types
-  /// allow.
+  /// Rewrites `dot` for wgmma (sm_90a) or mma.sync when its types allow:
+  /// fp16 or bf16 into fp32 (m16n8k16), or fp32 into fp32 when its
+  /// input_precision is "tf32" (mma.sync m16n8k8 on tf32).
   void accelerate(tile::DotOp dot) {
     auto aType = cast<RankedTensorType>(dot.getA().getType());
     auto bType = cast<RankedTensorType>(dot.getB().getType());
     auto cType = cast<RankedTensorType>(dot.getC().getType());
     Type input = aType.getElementType();
-    if (!(input.isF16() || input.isBF16()) || !cType.getElementType().isF32())
+    bool isTF32 = input.isF32() && dot.getInputPrecision() == "tf32";
+    if (!(input.isF16() || input.isBF16() || isTF32) ||
+        !cType.getElementType().isF32())
       return;
     if (isa_and_nonnull<MmaEncodingAttr>(cType.getEncoding()))
       return;
@@ -136,7 +139,7 @@ struct AccelerateDotPass
     MLIRContext *context = dot.getContext();
     unsigned numWarps = TileGPUDialect::getNumWarps(dot);
     MmaEncodingAttr mma;
-    if (canUseWgmma(m, n, k, numWarps)) {
+    if (!isTF32 && canUseWgmma(m, n, k, numWarps)) {
       mma = MmaEncodingAttr::get(context, 3, {numWarps, 1}, {16, 8});
     } else {
       auto [warpsM, warpsN] = chooseWarps(m, n, numWarps);
@@ -149,17 +152,23 @@ struct AccelerateDotPass
     // dot operand layouts (fewer live registers than converting them whole).
     // On mma.sync an a operand computed from another dot, or that does not
     // change in the loop around the dot, is converted to its registers once
-    // instead.
+    // instead. tf32 operands are always converted to their registers (one
+    // fp32 element per register: kWidth 1), through shared memory.
     OpBuilder builder(dot);
-    Value a = dot.getA();
-    if (mma.getVersion() == 2 &&
-        (chains.fedA.contains(dot) ||
-         isLoopInvariant(a, dot->getParentOfType<scf::ForOp>())))
+    Value a = dot.getA(), b = dot.getB();
+    if (isTF32) {
+      a = convertTo(builder, a, DotOperandEncodingAttr::get(context, 0, mma, 1));
+      b = convertTo(builder, b, DotOperandEncodingAttr::get(context, 1, mma, 1));
+    } else if (mma.getVersion() == 2 &&
+               (chains.fedA.contains(dot) ||
+                isLoopInvariant(a, dot->getParentOfType<scf::ForOp>()))) {
       a = convertTo(builder, a,
                     DotOperandEncodingAttr::get(context, 0, mma, 2));
+    }
     Value c = convertTo(builder, dot.getC(), mma);
-    auto product = tile::DotOp::create(builder, dot.getLoc(), c.getType(), a,
-                                       dot.getB(), c);
+    auto product =
+        tile::DotOp::create(builder, dot.getLoc(), c.getType(), a, b, c,
+                            dot.getInputPrecisionAttr());
     Value result = convertTo(builder, product, cType.getEncoding());
     dot.replaceAllUsesWith(result);
     dot.erase();

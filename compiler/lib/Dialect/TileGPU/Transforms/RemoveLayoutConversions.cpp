@@ -26,8 +26,8 @@
 //    accumulator stays in its MMA layout through the K loop, and so do the
 //    running maxima and sums of flash attention).
 // MMA accumulator layouts take index arithmetic, broadcasts and elementwise
-// ops this way, but no memory accesses; dot operand layouts take only splats
-// and elementwise ops.
+// ops this way, but no memory accesses and no pointer tiles; dot operand
+// layouts take only splats and elementwise ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -165,7 +165,10 @@ private:
       bool isSplat = isTileSource(op) && !isa<tile::MakeRangeOp>(op);
       if (!isSplat && !isCheapElementwise(op))
         return false;
-    } else if (isa<tile::LoadOp>(op) && isTensorCoreLayout(layout)) {
+    } else if (isTensorCoreLayout(layout) &&
+               (isa<tile::LoadOp>(op) ||
+                isa<tile::PointerType>(getElementTypeOrSelf(value.getType())))) {
+      // No accesses, and no pointers: they would only be converted back.
       return false;
     } else if (auto load = dyn_cast<tile::LoadOp>(op)) {
       if (!canMoveLoad(load, layout))

@@ -4,7 +4,8 @@
 // fp16/bf16 dots get an MMA accumulator (warps doubled along the dimension
 // with more elements per warp, M on ties), the accumulator converted in and
 // the result converted back; operands keep their layouts (but see
-// @chained). fp32 dots, and every dot below sm_80, stay as they are. On sm_90a, dots whose warps can
+// @chained). fp32 dots in full precision ("ieee"), and every dot below
+// sm_80, stay as they are. On sm_90a, dots whose warps can
 // form whole warpgroups along M with 64 rows each (and whose operand tiles
 // are whole 1024-byte swizzle atoms) get a version 3 (wgmma) accumulator
 // with every warp along M; others keep mma.sync.
@@ -53,7 +54,21 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
   // CHECK-NOT: mma
   // CHECK: tile.dot %{{.*}} -> tensor<32x32xf32, #blocked>
   func.func @fp32(%a: tensor<32x32xf32, #a>, %b: tensor<32x32xf32, #a>, %c: tensor<32x32xf32, #a>) -> tensor<32x32xf32, #a> attributes {"tilegpu.num-warps" = 4 : i32} {
-    %d = tile.dot %a, %b, %c : tensor<32x32xf32, #a> * tensor<32x32xf32, #a> -> tensor<32x32xf32, #a>
+    %d = tile.dot %a, %b, %c {input_precision = "ieee"} : tensor<32x32xf32, #a> * tensor<32x32xf32, #a> -> tensor<32x32xf32, #a>
+    return %d : tensor<32x32xf32, #a>
+  }
+  // fp32 with input_precision "tf32": mma.sync (also on sm_90a), both
+  // operands converted to registers of one fp32 each (kWidth 1).
+  // CHECK-LABEL: func.func @tf32
+  // CHECK: tilegpu.convert_layout %{{.*}} -> tensor<32x32xf32, #tilegpu.dot_op<{opIdx = 0, parent = #tilegpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 1}>>
+  // CHECK: tilegpu.convert_layout %{{.*}} -> tensor<32x32xf32, #tilegpu.dot_op<{opIdx = 1, parent = #tilegpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 1}>>
+  // CHECK: tile.dot {{.*}} {input_precision = "tf32"} {{.*}} -> tensor<32x32xf32, #tilegpu.mma<{version = 2
+  // WGMMA-LABEL: func.func @tf32
+  // WGMMA: tile.dot {{.*}} -> tensor<32x32xf32, #tilegpu.mma<{version = 2
+  // OLD-LABEL: func.func @tf32
+  // OLD-NOT: mma
+  func.func @tf32(%a: tensor<32x32xf32, #a>, %b: tensor<32x32xf32, #a>, %c: tensor<32x32xf32, #a>) -> tensor<32x32xf32, #a> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %d = tile.dot %a, %b, %c {input_precision = "tf32"} : tensor<32x32xf32, #a> * tensor<32x32xf32, #a> -> tensor<32x32xf32, #a>
     return %d : tensor<32x32xf32, #a>
   }
 }

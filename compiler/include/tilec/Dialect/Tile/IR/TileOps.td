@@ -266,9 +266,12 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
   let summary = "Matrix product with accumulation: d = a * b + c";
   let description = [{
     `a` is [M, K], `b` is [K, N], `c` and `d` are [M, N]. fp16 and bf16
-    inputs accumulate in fp32; fp32 inputs multiply in full fp32.
+    inputs accumulate in fp32. fp32 inputs multiply in full fp32 unless
+    `input_precision` is "tf32": then the tensor cores may round them to
+    tf32 (10-bit mantissas) first, as Triton does by default.
   }];
-  let arguments = (ins Tile_Tensor:$a, Tile_Tensor:$b, Tile_Tensor:$c);
+  let arguments = (ins Tile_Tensor:$a, Tile_Tensor:$b, Tile_Tensor:$c,
+                       OptionalAttr<StrAttr>:$input_precision);
   let results = (outs Tile_Tensor:$d);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` type($a) `*` type($b) `->` type($d)

@@ -4,7 +4,8 @@
 // - kernels/dot.tile: out = a @ b (+ c) in one block (K <= BK) on M, N, K
 //   that are not multiples of the tiles (masked loads pad with zeros): fp16,
 //   bf16 and fp32 inputs with fp32 results (DotTest), and fp16/bf16 results
-//   through out_dtype or an accumulator of the input type (DotOutDTypeTest);
+//   through out_dtype or an accumulator of the input type (DotOutDTypeTest),
+//   and i8 inputs with exact i32 results (DotInt8Test);
 // - kernels/dot_loops.tile: k_matmul_* accumulates over a K loop (MatmulTest)
 //   in five block shapes and warp counts, with a and b stored transposed and
 //   read through swapped strides or loaded the other way round and passed
@@ -221,6 +222,74 @@ INSTANTIATE_TEST_SUITE_P(DotOut, DotOutDTypeTest,
                          ::testing::Combine(::testing::Values("fp16", "bf16"),
                                             ::testing::Bool()),
                          dotName);
+
+//===----------------------------------------------------------------------===//
+// i8 inputs, exact i32 results (dot.tile, k_dot_i8)
+//===----------------------------------------------------------------------===//
+
+/// The module (dot_i8<Module> of kernels/KERNELS), M, N, K.
+using DotInt8Param = std::tuple<const char *, int, int, int>;
+
+class DotInt8Test
+    : public gputest::GpuTest<::testing::TestWithParam<DotInt8Param>> {};
+
+TEST_P(DotInt8Test, MatchesExactly) {
+  auto [Module, M, N, Kd] = GetParam();
+  const std::string What = std::string("dot_i8") + Module + " " +
+                           std::to_string(M) + "x" + std::to_string(N) + "x" +
+                           std::to_string(Kd);
+  tile::Kernel K = kernel(std::string("dot_i8") + Module, "k_dot_i8");
+  ASSERT_LE(Kd, K.info().constexprInt("BK"));
+  const bool Acc = std::string(Module).find("acc") != std::string::npos;
+  // The whole i8 range, so that products and sums are large and negative.
+  auto Bytes = [](std::size_t Count, std::uint64_t Seed) {
+    std::vector<std::int8_t> Out(Count);
+    std::vector<float> F = examples::randomFloats(Count, -128, 128, Seed);
+    for (std::size_t I = 0; I < Count; ++I)
+      Out[I] = static_cast<std::int8_t>(std::clamp(std::floor(F[I]), -128.f, 127.f));
+    return Out;
+  };
+  std::vector<std::int8_t> A = Bytes(M * Kd, 121), B = Bytes(Kd * N, 122);
+  std::vector<std::int32_t> C(M * N);
+  for (std::size_t I = 0; I < C.size(); ++I)
+    C[I] = static_cast<std::int32_t>(I * 7919 % 200001) - 100000;
+  auto DA = upload(A), DB = upload(B);
+  auto DC = upload(C);
+  auto DOut = poisoned<std::int32_t>(M * N + 64);
+  K.launch(tilesOf(K, M, N), tile::Stream(), DA, DB, DC, DOut, i32(M), i32(N),
+           i32(Kd));
+  Ctx->synchronize();
+  std::vector<std::int32_t> Out = result(DOut, M * N, What);
+  std::size_t Wrong = 0, First = 0;
+  for (int I = 0; I < M; ++I)
+    for (int J = 0; J < N; ++J) {
+      std::int64_t Sum = Acc ? C[I * N + J] : 0;
+      for (int L = 0; L < Kd; ++L)
+        Sum += std::int64_t(A[I * Kd + L]) * B[L * N + J];
+      if (Out[I * N + J] != Sum && Wrong++ == 0)
+        First = I * N + J;
+    }
+  EXPECT_EQ(Wrong, 0u) << What << ": first wrong element " << First;
+}
+
+/// The tensor cores (K a multiple of 32 per block, with and without c, 4
+/// and 8 warps) and the FMA units (BK 16), on sizes that are not multiples
+/// of the blocks.
+std::vector<DotInt8Param> dotInt8Cases() {
+  return {{"", 100, 70, 30},         {"", 64, 64, 32},
+          {"_acc", 100, 70, 32},     {"_bk16_acc", 100, 70, 13},
+          {"_128x128_w8", 200, 150, 64}, {"_128x128_w8", 128, 128, 50}};
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    DotInt8, DotInt8Test, ::testing::ValuesIn(dotInt8Cases()),
+    [](const ::testing::TestParamInfo<DotInt8Param> &Info) {
+      std::string Module = std::get<0>(Info.param);
+      return (Module.empty() ? std::string("plain") : Module.substr(1)) + "_" +
+             std::to_string(std::get<1>(Info.param)) + "x" +
+             std::to_string(std::get<2>(Info.param)) + "x" +
+             std::to_string(std::get<3>(Info.param));
+    });
 
 //===----------------------------------------------------------------------===//
 // K loops (dot_loops.tile, k_matmul_<type>)

@@ -212,11 +212,15 @@ ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
                         " and " + b->str());
     return nullptr;
   }
-  if (elem != ScalarKind::F16 && elem != ScalarKind::BF16 && elem != ScalarKind::F32) {
+  if (elem != ScalarKind::F16 && elem != ScalarKind::BF16 && elem != ScalarKind::F32 &&
+      elem != ScalarKind::I8) {
     diag.error(loc, "not supported yet: 'dot' of " + getScalarKindName(elem) +
-                        " (fp16, bf16 and fp32 are supported)");
+                        " (fp16, bf16, fp32 and i8 are supported)");
     return nullptr;
   }
+  // i8 products accumulate exactly in i32, as in Triton.
+  bool isInt = elem == ScalarKind::I8;
+  ScalarKind accKind = isInt ? ScalarKind::I32 : ScalarKind::F32;
   // input_precision (with allow_tf32, Triton's older spelling) decides
   // whether fp32 inputs may run as tf32 on the tensor cores: by default they
   // do, as in Triton; "ieee" and "tf32x3" keep full fp32 products.
@@ -240,19 +244,36 @@ ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
                   ? allowTF32->isNone() || allowTF32->isTruthy()
                   : precision->getString() == "tf32";
   const ConstValue *outValue = getConstexpr(*args[OutDType]);
-  if (!outValue || !outValue->isDType() ||
-      !(outValue->getDType() == ScalarKind::F32 ||
-        (outValue->getDType() == elem && elem != ScalarKind::F32))) {
+  bool outOk = outValue && outValue->isDType() &&
+               (isInt ? outValue->getDType() == ScalarKind::I32 ||
+                            outValue->getDType() == ScalarKind::F32
+                      : outValue->getDType() == ScalarKind::F32 ||
+                            (outValue->getDType() == elem && elem != ScalarKind::F32));
+  if (!outOk) {
     diag.error(args[OutDType]->getLoc(),
-               "out_dtype of 'dot' must be tl.float32 (or the input type), got " +
+               std::string(isInt ? "out_dtype of 'dot' of i8 must be tl.int32"
+                                 : "out_dtype of 'dot' must be tl.float32 (or the "
+                                   "input type)") +
+                   ", got " +
                    (outValue ? outValue->str() : args[OutDType]->getType().str()));
     return nullptr;
   }
-  ScalarKind outKind = outValue->getDType();
+  // For i8 the default tl.float32 means int32, as in Triton.
+  ScalarKind outKind = isInt ? ScalarKind::I32 : outValue->getDType();
   Shape resultShape{aShape[0], bShape[1]};
   ExprPtr acc = std::move(args[Acc]);
   if (isNone(*acc)) {
-    acc = coerce(makeConstant(loc, ConstValue::getInt(0)), ScalarKind::F32, resultShape);
+    acc = coerce(makeConstant(loc, ConstValue::getInt(0)), accKind, resultShape);
+  } else if (isInt) {
+    const Type *accType = requireValue(*acc, "dot");
+    if (!accType)
+      return nullptr;
+    if (accType->getShape() != llvm::ArrayRef<int64_t>(resultShape) ||
+        accType->getElement() != ScalarKind::I32) {
+      diag.error(acc->getLoc(), "'acc' of 'dot' of i8 must be an i32 tile of shape " +
+                                    formatShape(resultShape) + ", got " + accType->str());
+      return nullptr;
+    }
   } else {
     const Type *accType = requireValue(*acc, "dot");
     if (!accType)
@@ -279,6 +300,6 @@ ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
     callArgs.push_back(
         makeConstant(loc, ConstValue::getString(tf32 ? "tf32" : "ieee")));
   ExprPtr result = makeCall(loc, Builtin::Dot, std::move(callArgs),
-                            Type::getTile(ScalarKind::F32, resultShape));
+                            Type::getTile(accKind, resultShape));
   return coerce(std::move(result), outKind, resultShape);
 }

@@ -1,13 +1,14 @@
 //===- DotOpToLLVM.cpp - Matrix products on the FMA units -----------------===//
 //
-// tile.dot (d = a * b + c, c and d fp32 in a blocked layout) without tensor
+// tile.dot (d = a * b + c, c and d fp32 or i32 in a blocked layout) without tensor
 // cores: a and b are staged row-major through the op's scratch ((M*K + K*N)
 // * elemBytes(a) bytes, a first), a barrier, then each thread runs a loop
 // over k that loads a[i][k] for each distinct row i and b[k][j] for each
 // distinct column j of its accumulators, widens fp16/bf16 to fp32, and
 // accumulates with fma (fp32 inputs therefore multiply in full fp32). The
-// loop keeps the code size independent of K. This is one strategy among
-// those to come (mma.sync, wgmma) for layouts made for them.
+// loop keeps the code size independent of K. i8 inputs are sign-extended
+// and accumulate exactly in i32 (mul and add). Tensor-core dots lower
+// elsewhere (MmaDotOpToLLVM.cpp, WgmmaDotOpToLLVM.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,16 +44,19 @@ void stageOperand(Location loc, ConversionPatternRewriter &rewriter,
   }
 }
 
-/// Loads element `position` of a shared buffer of `elementType`, as f32.
-Value loadAsF32(Location loc, RewriterBase &rewriter, Value buffer,
-                Type elementType, Value position) {
+/// Loads element `position` of a shared buffer of `elementType`, widened to
+/// `accType` (f32, or i32 for i8 elements, sign-extended).
+Value loadWidened(Location loc, RewriterBase &rewriter, Value buffer,
+                  Type elementType, Type accType, Value position) {
   auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
   Value ptr = LLVM::GEPOp::create(rewriter, loc, sharedPtr, elementType, buffer,
                                   ArrayRef<LLVM::GEPArg>{position});
   Value value = LLVM::LoadOp::create(rewriter, loc, elementType, ptr);
-  if (!elementType.isF32())
-    value = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), value);
-  return value;
+  if (elementType == accType)
+    return value;
+  if (accType.isInteger(32))
+    return LLVM::SExtOp::create(rewriter, loc, accType, value);
+  return LLVM::FPExtOp::create(rewriter, loc, accType, value);
 }
 
 struct DotOpConversion : OpConversionPattern<tile::DotOp> {
@@ -66,11 +70,15 @@ struct DotOpConversion : OpConversionPattern<tile::DotOp> {
     auto bType = cast<RankedTensorType>(op.getB().getType());
     auto cType = cast<RankedTensorType>(op.getC().getType());
     Type inputType = aType.getElementType();
-    if (!cType.getElementType().isF32() ||
-        !(inputType.isF32() || inputType.isF16() || inputType.isBF16()) ||
-        bType.getElementType() != inputType)
+    Type accType = cType.getElementType();
+    bool isFloatDot =
+        accType.isF32() &&
+        (inputType.isF32() || inputType.isF16() || inputType.isBF16());
+    bool isInt8Dot = accType.isInteger(32) && inputType.isInteger(8);
+    if (!(isFloatDot || isInt8Dot) || bType.getElementType() != inputType)
       return op.emitOpError("is supported by the GPU lowering for fp16, bf16 "
-                            "and fp32 inputs with an fp32 accumulator");
+                            "and fp32 inputs with an fp32 accumulator, and i8 "
+                            "inputs with an i32 accumulator");
     if (!isa<tilegpu::BlockedEncodingAttr>(cType.getEncoding()))
       return op.emitOpError("needs its accumulator in a blocked layout");
     int64_t m = aType.getShape()[0], k = aType.getShape()[1];
@@ -117,7 +125,7 @@ struct DotOpConversion : OpConversionPattern<tile::DotOp> {
     Block *entry = rewriter.getInsertionBlock();
     Block *rest = rewriter.splitBlock(entry, rewriter.getInsertionPoint());
     SmallVector<Type> carried{i32};
-    carried.append(acc.size(), rewriter.getF32Type());
+    carried.append(acc.size(), accType);
     Block *body = rewriter.createBlock(
         rest, carried, SmallVector<Location>(carried.size(), loc));
     rewriter.setInsertionPointToEnd(entry);
@@ -130,20 +138,26 @@ struct DotOpConversion : OpConversionPattern<tile::DotOp> {
     SmallVector<Value> aValues, bValues;
     for (Value rowStart : rowStarts)
       aValues.push_back(
-          loadAsF32(loc, rewriter, aBuffer, inputType,
-                    LLVM::AddOp::create(rewriter, loc, rowStart, kk)));
+          loadWidened(loc, rewriter, aBuffer, inputType, accType,
+                      LLVM::AddOp::create(rewriter, loc, rowStart, kk)));
     Value bRow =
         LLVM::MulOp::create(rewriter, loc, kk, i32Constant(loc, rewriter, n));
     for (Value col : cols)
       bValues.push_back(
-          loadAsF32(loc, rewriter, bBuffer, inputType,
-                    LLVM::AddOp::create(rewriter, loc, bRow, col)));
+          loadWidened(loc, rewriter, bBuffer, inputType, accType,
+                      LLVM::AddOp::create(rewriter, loc, bRow, col)));
     SmallVector<Value> next{
         LLVM::AddOp::create(rewriter, loc, kk, i32Constant(loc, rewriter, 1))};
-    for (size_t reg = 0; reg < acc.size(); ++reg)
-      next.push_back(LLVM::FMAOp::create(rewriter, loc, aValues[regRow[reg]],
-                                         bValues[regCol[reg]],
-                                         body->getArgument(1 + reg)));
+    for (size_t reg = 0; reg < acc.size(); ++reg) {
+      Value a = aValues[regRow[reg]], b = bValues[regCol[reg]];
+      Value sum = body->getArgument(1 + reg);
+      next.push_back(
+          isInt8Dot
+              ? LLVM::AddOp::create(rewriter, loc, sum,
+                                    LLVM::MulOp::create(rewriter, loc, a, b))
+                    .getResult()
+              : LLVM::FMAOp::create(rewriter, loc, a, b, sum).getResult());
+    }
     Value more = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::slt,
                                       next[0], i32Constant(loc, rewriter, k));
     LLVM::CondBrOp::create(rewriter, loc, more, body, next, rest, ValueRange());

@@ -136,6 +136,8 @@ tilegpu::MmaEncodingAttr mlir::tilec::getTensorCoreLayout(tile::DotOp dot,
   if (version == 2 && input.isF32() && dot.getInputPrecision() == "tf32" &&
       cType.getElementType().isF32())
     return mma;
+  if (version == 2 && input.isInteger(8) && cType.getElementType().isInteger(32))
+    return mma;
   dot.emitOpError("has an MMA accumulator but no tensor-core instruction "
                   "multiplies ")
       << dot.getA().getType() << " by " << dot.getB().getType() << " into "

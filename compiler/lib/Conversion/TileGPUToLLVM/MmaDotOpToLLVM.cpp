@@ -2,9 +2,10 @@
 //
 // tile.dot whose accumulator has an MMA layout: for every K step and every
 // 16x8 tile of its accumulator, each warp runs one mma.sync (row-major a,
-// column-major b, fp32 accumulate): m16n8k16 on fp16 or bf16 inputs,
-// m16n8k8 on fp32 inputs as tf32 (input_precision "tf32"; such operands
-// always arrive in their dot operand registers, one element per register). An operand that a local_load reads from a
+// column-major b): m16n8k16 on fp16 or bf16 inputs and m16n8k8 on fp32
+// inputs as tf32 (input_precision "tf32"), accumulating in fp32, and
+// m16n8k32 on i8 inputs accumulating in i32. tf32 and i8 operands always
+// arrive in their dot operand registers (1 and 4 elements per register). An operand that a local_load reads from a
 // pipelined shared-memory slot is read from that slot; one already in its
 // dot operand layout is read from registers; any other operand is staged
 // by the dot itself in its shared-memory scratch (a at the start, b after
@@ -88,8 +89,8 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
     Type input = aType.getElementType();
     Location loc = op.getLoc();
     Type element = getTypeConverter()->convertType(input);
-    // Elements per 32-bit register: 2 for 16-bit types, 1 for tf32.
-    unsigned kWidth = input.isF32() ? 1 : 2;
+    // Elements per 32-bit register: 2 for 16-bit types, 1 for tf32, 4 for i8.
+    unsigned kWidth = input.isF32() ? 1 : input.isInteger(8) ? 4 : 2;
 
     // Operands in registers, or staged here (a first, b after it).
     SmallVector<OperandSource, 2> sources;
@@ -119,8 +120,8 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
         source.registerElements = unpackElements(loc, packed, rewriter);
       } else if (kWidth != 2) {
         return op.emitOpError("operand ")
-               << index << " of a tf32 product must arrive in its dot operand "
-               << "layout, got " << type;
+               << index << " of a tf32 or i8 product must arrive in its dot "
+               << "operand layout, got " << type;
       } else {
         source.staged = stageDotOperand(loc, rewriter, op, index, packed, mma,
                                         element, stagedElements);
@@ -137,14 +138,20 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
     SmallVector<Value> acc = unpackElements(loc, adaptor.getC(), rewriter);
     SmallVector<int64_t> reps = mma.getRepetitions(cType.getShape());
     int64_t repK = sources[0].layout.getRepetitions(aType.getShape())[1];
+    bool isInt = input.isInteger(8);
+    StringRef inputName = input.isF16()    ? "f16"
+                          : input.isBF16() ? "bf16"
+                          : isInt          ? "s8"
+                                           : "tf32";
     std::string text = llvm::formatv(
-        "mma.sync.aligned.m16n8k{0}.row.col.f32.{1}.{1}.f32 "
+        "mma.sync.aligned.m16n8k{0}.row.col.{2}.{1}.{1}.{2} "
         "{{$0, $1, $2, $3}, {{$4, $5, $6, $7}, {{$8, $9}, "
         "{{$10, $11, $12, $13};\n",
-        8 * kWidth, input.isF16() ? "f16" : input.isBF16() ? "bf16" : "tf32");
-    SmallVector<std::string> constraints{"=f", "=f", "=f", "=f", "r", "r", "r",
-                                         "r",  "r",  "r",  "0",  "1", "2", "3"};
-    Type f32 = rewriter.getF32Type();
+        8 * kWidth, inputName, isInt ? "s32" : "f32");
+    std::string out = isInt ? "=r" : "=f";
+    SmallVector<std::string> constraints{out, out, out, out, "r", "r", "r",
+                                         "r", "r", "r", "0", "1", "2", "3"};
+    Type accType = getTypeConverter()->convertType(cType.getElementType());
     for (int64_t k = 0; k < repK; ++k) {
       SmallVector<Value> a =
           sources[0].step(loc, rewriter, thread, aType.getShape(), k);
@@ -159,7 +166,8 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
               packRegisters(loc, rewriter, b, n * 2 * kWidth, 2, kWidth));
           size_t first = (m * reps[1] + n) * 4;
           operands.append(acc.begin() + first, acc.begin() + first + 4);
-          Operation *asmOp = emitAsm(loc, rewriter, {f32, f32, f32, f32},
+          Operation *asmOp = emitAsm(loc, rewriter,
+                                     {accType, accType, accType, accType},
                                      operands, text, constraints,
                                      /*hasSideEffects=*/false);
           for (unsigned i = 0; i < 4; ++i)

@@ -51,8 +51,8 @@ Value getLocalLoadAddress(Location loc, ConversionPatternRewriter &rewriter,
 /// The MMA accumulator layout of `dot` when it has one of `version` (2:
 /// mma.sync, 3: wgmma), else null. Reports an error at `dot` (and returns
 /// null) when its operand types are not fp16 or bf16 into fp32 (or, for
-/// mma.sync, fp32 with input_precision "tf32"), which no tensor-core
-/// instruction of tilec multiplies.
+/// mma.sync, fp32 with input_precision "tf32", or i8 into i32), which no
+/// tensor-core instruction of tilec multiplies.
 tilegpu::MmaEncodingAttr getTensorCoreLayout(tile::DotOp dot, unsigned version);
 
 /// Stores every element of the distributed tile `value` (converted `packed`)

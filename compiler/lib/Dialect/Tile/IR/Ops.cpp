@@ -254,9 +254,12 @@ LogicalResult DotOp::verify() {
                                        << " * " << b;
   if (a.getElementType() != b.getElementType())
     return emitOpError("operands have different element types");
-  if (!isa<FloatType>(a.getElementType()) ||
-      !isa<FloatType>(c.getElementType()))
-    return emitOpError("operands and accumulator must be floating point");
+  bool isInt8 = a.getElementType().isInteger(8);
+  if (isInt8 ? !c.getElementType().isInteger(32)
+             : !isa<FloatType>(a.getElementType()) ||
+                   !isa<FloatType>(c.getElementType()))
+    return emitOpError("operands and accumulator must be floating point, or "
+                       "i8 operands with an i32 accumulator");
   if (std::optional<StringRef> precision = getInputPrecision()) {
     if (*precision != "tf32" && *precision != "ieee")
       return emitOpError("input_precision must be \"tf32\" or \"ieee\"");

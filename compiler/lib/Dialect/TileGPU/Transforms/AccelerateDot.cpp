@@ -119,27 +119,33 @@ struct AccelerateDotPass
   }
 
   /// Rewrites `dot` for wgmma (sm_90a) or mma.sync when its types allow:
-  /// fp16 or bf16 into fp32 (m16n8k16), or fp32 into fp32 when its
-  /// input_precision is "tf32" (mma.sync m16n8k8 on tf32).
+  /// fp16 or bf16 into fp32 (m16n8k16), fp32 into fp32 when its
+  /// input_precision is "tf32" (mma.sync m16n8k8 on tf32), or i8 into i32
+  /// (mma.sync m16n8k32).
   void accelerate(tile::DotOp dot) {
     auto aType = cast<RankedTensorType>(dot.getA().getType());
     auto bType = cast<RankedTensorType>(dot.getB().getType());
     auto cType = cast<RankedTensorType>(dot.getC().getType());
-    Type input = aType.getElementType();
-    bool isTF32 = input.isF32() && dot.getInputPrecision() == "tf32";
-    if (!(input.isF16() || input.isBF16() || isTF32) ||
-        !cType.getElementType().isF32())
+    Type input = aType.getElementType(), acc = cType.getElementType();
+    bool is16Bit = (input.isF16() || input.isBF16()) && acc.isF32();
+    bool isTF32 = input.isF32() && acc.isF32() &&
+                  dot.getInputPrecision() == "tf32";
+    bool isInt8 = input.isInteger(8) && acc.isInteger(32);
+    if (!(is16Bit || isTF32 || isInt8))
       return;
     if (isa_and_nonnull<MmaEncodingAttr>(cType.getEncoding()))
       return;
+    // Elements per 32-bit operand register; one instruction reads 8 * kWidth
+    // of K.
+    unsigned kWidth = isTF32 ? 1 : isInt8 ? 4 : 2;
     int64_t m = aType.getDimSize(0), k = aType.getDimSize(1);
     int64_t n = bType.getDimSize(1);
-    if (m % 16 != 0 || n % 8 != 0 || k % 16 != 0)
+    if (m % 16 != 0 || n % 8 != 0 || k % (8 * kWidth) != 0)
       return;
     MLIRContext *context = dot.getContext();
     unsigned numWarps = TileGPUDialect::getNumWarps(dot);
     MmaEncodingAttr mma;
-    if (!isTF32 && canUseWgmma(m, n, k, numWarps)) {
+    if (is16Bit && canUseWgmma(m, n, k, numWarps)) {
       mma = MmaEncodingAttr::get(context, 3, {numWarps, 1}, {16, 8});
     } else {
       auto [warpsM, warpsN] = chooseWarps(m, n, numWarps);
@@ -152,13 +158,15 @@ struct AccelerateDotPass
     // dot operand layouts (fewer live registers than converting them whole).
     // On mma.sync an a operand computed from another dot, or that does not
     // change in the loop around the dot, is converted to its registers once
-    // instead. tf32 operands are always converted to their registers (one
-    // fp32 element per register: kWidth 1), through shared memory.
+    // instead. tf32 and i8 operands are always converted to their registers
+    // (kWidth elements per register), through shared memory.
     OpBuilder builder(dot);
     Value a = dot.getA(), b = dot.getB();
-    if (isTF32) {
-      a = convertTo(builder, a, DotOperandEncodingAttr::get(context, 0, mma, 1));
-      b = convertTo(builder, b, DotOperandEncodingAttr::get(context, 1, mma, 1));
+    if (!is16Bit) {
+      a = convertTo(builder, a,
+                    DotOperandEncodingAttr::get(context, 0, mma, kWidth));
+      b = convertTo(builder, b,
+                    DotOperandEncodingAttr::get(context, 1, mma, kWidth));
     } else if (mma.getVersion() == 2 &&
                (chains.fedA.contains(dot) ||
                 isLoopInvariant(a, dot->getParentOfType<scf::ForOp>()))) {

@@ -26,6 +26,7 @@ EOF
       echo "at_64x64_w4_s3 $name attention $common -D BLOCK_M=64 -D BLOCK_N=64 --num-warps 4 --num-stages 3"
       echo "at_64x64_w8_s3 $name attention $common -D BLOCK_M=64 -D BLOCK_N=64 --num-warps 8 --num-stages 3"
       echo "at_128x32_w8_s3 $name attention $common -D BLOCK_M=128 -D BLOCK_N=32 --num-warps 8 --num-stages 3"
+      echo "at_128x64_w8_s3_sm90a $name attention $common -D BLOCK_M=128 -D BLOCK_N=64 --num-warps 8 --num-stages 3 --arch sm_90a"
       if [ $dim = 64 ]; then echo "at_128x128_w8_s3 $name attention $common -D BLOCK_M=128 -D BLOCK_N=128 --num-warps 8 --num-stages 3"; fi
     done
   done

@@ -78,6 +78,11 @@ Value mlir::tilec::emitSwizzledOffset(
     tilegpu::SwizzledSharedEncodingAttr shared, int64_t rows, int64_t cols,
     int64_t elementBytes, Value row, Value col) {
   auto constant = [&](int64_t v) { return i32Constant(loc, rewriter, v); };
+  // A tile stored transposed is the row-major [cols, rows] tile.
+  if (shared.isTransposed()) {
+    std::swap(rows, cols);
+    std::swap(row, col);
+  }
   // Rows longer than one 128-byte line are stored as panels of 128-byte
   // rows, one panel after another.
   int64_t panelCols = std::min<int64_t>(cols, 128 / elementBytes);
@@ -154,7 +159,8 @@ StagedOperand mlir::tilec::stageOperand(Location loc, RewriterBase &rewriter,
   StagedOperand operand{
       base,
       tilegpu::SwizzledSharedEncodingAttr::getForLdmatrix(
-          rewriter.getContext(), shape, element.getIntOrFloatBitWidth()),
+          rewriter.getContext(), shape, element.getIntOrFloatBitWidth(),
+          {1, 0}),
       layout, SmallVector<int64_t>(shape), element};
   // Runs of registers consecutive along the rows, never crossing a 16-byte
   // vector (the swizzle moves whole vectors).

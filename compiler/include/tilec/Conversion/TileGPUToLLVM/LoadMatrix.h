@@ -28,10 +28,13 @@ struct StagedOperand {
 };
 
 /// Element offset (i32) of (row, col) of a [rows, cols] tile of
-/// `elementBytes`-byte elements stored with the swizzled layout `shared`
-/// (order [1, 0]); `col` may point inside a vector. Rows longer than 128
-/// bytes are cut into panels of 128-byte rows stored one after another (the
-/// layout wgmma's 128-byte swizzle reads).
+/// `elementBytes`-byte elements stored with the swizzled layout `shared`:
+/// row-major (order [1, 0]), or transposed (order [0, 1]: the row-major
+/// [cols, rows] tile, at (col, row)). The index along the stored rows may
+/// point inside a vector. Rows longer than 128 bytes are cut into panels of
+/// 128-byte rows stored one after another (the layout wgmma's 128-byte
+/// swizzle reads). The staging stores, cp.async copies and ldmatrix reads
+/// of operand tiles and slots all address them through this function.
 Value emitSwizzledOffset(Location loc, RewriterBase &rewriter,
                          tilegpu::SwizzledSharedEncodingAttr shared,
                          int64_t rows, int64_t cols, int64_t elementBytes,

@@ -287,7 +287,7 @@ public:
       SmallVector<int64_t> shape{plan.getNumSlots()};
       shape.append(type.getShape().begin(), type.getShape().end());
       auto shared = SwizzledSharedEncodingAttr::getForLdmatrix(
-          builder.getContext(), type.getShape(), 16);
+          builder.getContext(), type.getShape(), 16, {1, 0});
       auto memdesc = MemDescType::get(builder.getContext(), shape,
                                       type.getElementType(), shared);
       buffers.push_back(

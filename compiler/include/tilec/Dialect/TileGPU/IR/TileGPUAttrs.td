@@ -163,13 +163,16 @@ def TileGPU_DotOperandEncodingAttr
 def TileGPU_SwizzledSharedEncodingAttr
     : AttrDef<TileGPU_Dialect, "SwizzledSharedEncoding"> {
   let mnemonic = "swizzled_shared";
-  let summary = "A row-major tile in shared memory with XOR-swizzled vectors";
+  let summary = "A tile in shared memory with XOR-swizzled vectors";
   let description = [{
     How a 2-D tile sits in shared memory: rows of the dimension order[1],
     each row contiguous along order[0], cut into vectors of `vec` elements
-    (16 bytes). Vector c of row r is stored at vector position
-    c xor ((r / perPhase) mod maxPhase), so the eight 16-byte rows an
-    ldmatrix reads (or a warp's vector stores) fall in distinct banks.
+    (16 bytes). order = [1, 0] stores a [R, C] tile row-major; order =
+    [0, 1] stores it transposed, as the row-major [C, R] tile (a b operand
+    [K, N] kept as [N, K], contiguous along K). Vector c of row r is stored
+    at vector position c xor ((r / perPhase) mod maxPhase), so the eight
+    16-byte rows an ldmatrix reads (or a warp's vector stores) fall in
+    distinct banks.
     `perPhase` rows share a swizzle (128-byte lines hold that many rows).
     Rows longer than 128 bytes are cut into panels of 128-byte rows, stored
     one panel after another; every 8 rows of 128, 64 or 32 bytes then form
@@ -184,12 +187,15 @@ def TileGPU_SwizzledSharedEncodingAttr
             `maxPhase` `=` $maxPhase `,` `order` `=` `[` $order `]` `}` `>`
   }];
   let extraClassDeclaration = [{
-    /// The bank-conflict-free layout for a row-major tile of `shape`
-    /// (rows of shape[1] elements of `elementBits` bits) that ldmatrix
-    /// reads in 8x16-byte blocks.
+    /// The bank-conflict-free layout for a 2-D tile of `shape` stored
+    /// with dimension order[0] contiguous (rows of shape[order[0]] elements
+    /// of `elementBits` bits) that ldmatrix reads in 8x16-byte blocks.
     static SwizzledSharedEncodingAttr getForLdmatrix(
         ::mlir::MLIRContext *context, ::llvm::ArrayRef<int64_t> shape,
-        unsigned elementBits);
+        unsigned elementBits, ::llvm::ArrayRef<unsigned> order);
+    /// Whether dimension 0 is the contiguous one (order = [0, 1]): the
+    /// tile is stored transposed.
+    bool isTransposed() const { return getOrder().front() == 0; }
   }];
 }
 

@@ -3,74 +3,14 @@
 // The functions of kernels.mlir, lowered to LLVM and made host-runnable by
 // rewrite.py, run in 128 POSIX threads (one per GPU thread of 4 warps):
 // tid.x, shfl.sync.bfly and bar.sync are emulated with a barrier and a
-// shared array. Each thread's inputs are the elements its layout gives it,
-// and each of its result registers is checked against a reference computed
-// here, so both the index math and the cross-thread steps are tested.
+// shared array (sim.h). Each thread's inputs are the elements its layout
+// gives it, and each of its result registers is checked against a reference
+// computed here, so both the index math and the cross-thread steps are
+// tested.
 //
 //===----------------------------------------------------------------------===//
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <functional>
-#include <pthread.h>
-#include <vector>
-extern "C" {
-alignas(1024) char tilegpu_shared[1 << 17];
-}
-static pthread_barrier_t bar;
-static thread_local int myTid;
-static int shflBuf[128];
-extern "C" int sim_tid() { return myTid; }
-extern "C" void sim_bar(int) { pthread_barrier_wait(&bar); }
-extern "C" int sim_shfl(int, int v, int off, int) {
-  pthread_barrier_wait(&bar);
-  shflBuf[myTid] = v;
-  pthread_barrier_wait(&bar);
-  int lane = myTid % 32, warp = myTid / 32;
-  int r = shflBuf[warp * 32 + (lane ^ off)];
-  pthread_barrier_wait(&bar);
-  return r;
-}
-struct Blocked {
-  std::vector<int> spt, tpw, wpc, order;
-};
-// Index of every register of thread t for a tile of `shape` (independent
-// model).
-static std::vector<std::vector<int>> regs(const Blocked &L,
-                                          std::vector<int> shape, int t) {
-  int rank = shape.size();
-  std::vector<int> lane(rank), warp(rank), base(rank), per(rank), reps(rank),
-      cta(rank);
-  int l = t % 32, w = t / 32;
-  for (int d : L.order) {
-    lane[d] = l % L.tpw[d];
-    l /= L.tpw[d];
-    warp[d] = w % L.wpc[d];
-    w /= L.wpc[d];
-  }
-  int inTile = 1, total = 1;
-  for (int d = 0; d < rank; ++d) {
-    cta[d] = L.spt[d] * L.tpw[d] * L.wpc[d];
-    base[d] = (warp[d] * L.tpw[d] + lane[d]) * L.spt[d];
-    per[d] = std::min(L.spt[d], shape[d]);
-    reps[d] = std::max(1, shape[d] / cta[d]);
-    inTile *= per[d];
-    total *= per[d] * reps[d];
-  }
-  std::vector<std::vector<int>> out;
-  for (int e = 0; e < total; ++e) {
-    int k = e % inTile, rep = e / inTile;
-    std::vector<int> idx(rank);
-    for (int d : L.order) {
-      int off = (rep % reps[d]) * cta[d] + k % per[d];
-      k /= per[d];
-      rep /= reps[d];
-      idx[d] = (base[d] + off) % shape[d];
-    }
-    out.push_back(idx);
-  }
-  return out;
-}
+#include "sim.h"
+
 extern "C" void w_rows(float *, float *);
 extern "C" void w_cols(float *, float *);
 extern "C" void w_small(float *, float *);
@@ -79,31 +19,6 @@ extern "C" void w_total16(float *, float *);
 extern "C" void w_scan(float *, float *);
 extern "C" void w_rscan(float *, float *);
 extern "C" void w_dot(float *, float *, float *, float *);
-static void runThreads(std::function<void(int)> body) {
-  pthread_barrier_init(&bar, nullptr, 128);
-  std::vector<pthread_t> th(128);
-  static std::function<void(int)> *B;
-  B = &body;
-  for (long t = 0; t < 128; ++t)
-    pthread_create(
-        &th[t], nullptr,
-        [](void *a) -> void * {
-          myTid = (long)a;
-          (*B)(myTid);
-          return nullptr;
-        },
-        (void *)t);
-  for (auto &x : th)
-    pthread_join(x, nullptr);
-  pthread_barrier_destroy(&bar);
-}
-static int failures = 0;
-static void check(const char *what, float got, double want, int t, int r) {
-  if (std::fabs(got - want) > 1e-3 * std::max(1.0, std::fabs(want))) {
-    if (failures++ < 10)
-      printf("%s: thread %d reg %d got %f want %f\n", what, t, r, got, want);
-  }
-}
 extern "C" void w_argmax(float *, int *, int *);
 extern "C" void w_lsum(long *, long *);
 extern "C" void w_hdot(_Float16 *, _Float16 *, float *, float *);

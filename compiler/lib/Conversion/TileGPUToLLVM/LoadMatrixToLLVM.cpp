@@ -1,12 +1,14 @@
 //===- LoadMatrixToLLVM.cpp - Operands into tensor-core registers ---------===//
 //
 // 16-bit tensor-core operands through shared memory: every thread stores its
-// elements (in vectors of up to 16 bytes along rows) into the tile laid out
-// row-major with the swizzle of SwizzledSharedEncodingAttr::getForLdmatrix,
+// elements (in vectors of up to 16 bytes along the stored rows) into the tile
+// laid out with the swizzle of SwizzledSharedEncodingAttr::getForLdmatrix,
 // and after a barrier each warp reads its registers with ldmatrix: a
 // ([M, K], rows along K) with ldmatrix.x4, four 8x8 blocks per 16x16
-// instruction tile; b ([K, N], rows along N) with ldmatrix.x4.trans, two
-// instruction tiles along N at a time (x2 for an odd last one).
+// instruction tile; b two instruction tiles along N at a time (x2 for an
+// odd last one), with ldmatrix.x4.trans when it is stored row-major ([K, N],
+// rows along N) and with ldmatrix.x4 when it is stored transposed ([N, K],
+// rows along K: an mma.sync b operand whose registers run along K).
 // The patterns here are convert_layout into a dot operand layout (the whole
 // operand at once; other element widths take the generic path) and
 // local_load, which reads a slot the pipeliner's cp.async copies filled.
@@ -156,21 +158,30 @@ StagedOperand mlir::tilec::stageOperand(Location loc, RewriterBase &rewriter,
                                         Type element) {
   auto type = cast<RankedTensorType>(value.getType());
   ArrayRef<int64_t> shape = type.getShape();
+  Attribute srcLayout = type.getEncoding();
+  unsigned srcFastest = tilegpu::getLayoutOrder(srcLayout).front();
+  // A b operand of mma.sync whose registers run along K is stored
+  // transposed ([N, K]), so that its runs stay vectors; ldmatrix without
+  // .trans reads it. Everything else is stored row-major (wgmma's
+  // descriptors read b N-major).
+  bool transposed = layout.getOpIdx() == 1 &&
+                    layout.getMmaParent().getVersion() == 2 && srcFastest == 0;
+  SmallVector<unsigned> order =
+      transposed ? SmallVector<unsigned>{0, 1} : SmallVector<unsigned>{1, 0};
   StagedOperand operand{
       base,
       tilegpu::SwizzledSharedEncodingAttr::getForLdmatrix(
-          rewriter.getContext(), shape, element.getIntOrFloatBitWidth(),
-          {1, 0}),
+          rewriter.getContext(), shape, element.getIntOrFloatBitWidth(), order),
       layout, SmallVector<int64_t>(shape), element};
-  // Runs of registers consecutive along the rows, never crossing a 16-byte
-  // vector (the swizzle moves whole vectors).
+  // Runs of registers consecutive along the stored rows, never crossing a
+  // 16-byte vector (the swizzle moves whole vectors).
   SmallVector<Value> elements = unpackElements(loc, packed, rewriter);
-  Attribute srcLayout = type.getEncoding();
   auto indices = emitIndices(loc, rewriter, srcLayout, shape);
   int64_t run = 1;
-  if (tilegpu::getLayoutOrder(srcLayout).front() == 1)
-    run = std::min<int64_t>(tilegpu::getContigPerThread(srcLayout, shape)[1],
-                            operand.shared.getVec());
+  if (srcFastest == order.front())
+    run = std::min<int64_t>(
+        tilegpu::getContigPerThread(srcLayout, shape)[srcFastest],
+        operand.shared.getVec());
   Type runType = run == 1 ? element : VectorType::get(run, element);
   for (size_t first = 0; first < elements.size(); first += run) {
     Value stored = elements[first];
@@ -253,12 +264,22 @@ SmallVector<Value> mlir::tilec::loadOperandStep(Location loc,
     }
     return elements;
   }
-  // b: matrices 0 and 1 are rows k * 16 + [0, 16) of N tile n, 2 and 3 the
-  // same rows of tile n + 1: lane l points at row k * 16 + l % 16 of tile
-  // n + l / 16.
+  // b: matrices 0 and 1 are K rows k * 16 + [0, 8) and [8, 16) of N tile
+  // n, 2 and 3 the same rows of tile n + 1 (lanes 16-31 point into tile
+  // n + 1). Stored row-major ([K, N]), lane l points at K row
+  // k * 16 + l % 16 of its tile, and ldmatrix.trans hands lane
+  // (g = l / 4, t = l % 4) of each matrix the elements (2t, g) and
+  // (2t + 1, g). Stored transposed ([N, K]), lane l points at N row l % 8
+  // of its tile, K column k * 16 + (l / 8 % 2) * 8, and ldmatrix without
+  // .trans hands lane l elements 2t and 2t + 1 of N row g: the same
+  // registers.
+  bool transposed = operand.shared.isTransposed();
   Value row =
-      add(LLVM::URemOp::create(rewriter, loc, thread.lane, constant(16)),
-          constant(k * 16));
+      transposed
+          ? mul(LLVM::URemOp::create(rewriter, loc, matrix, constant(2)), 8)
+          : LLVM::URemOp::create(rewriter, loc, thread.lane, constant(16))
+                .getResult();
+  row = add(row, constant(k * 16));
   Value tileOfLane =
       LLVM::UDivOp::create(rewriter, loc, thread.lane, constant(16));
   Value warpCol = mul(thread.warpN, 8);
@@ -267,9 +288,12 @@ SmallVector<Value> mlir::tilec::loadOperandStep(Location loc,
     Value tile = count == 4 ? add(tileOfLane, constant(n)) : constant(n);
     Value col = wrap(add(warpCol, mul(tile, mma.getCTATileSize(1))), shape[1],
                      mma.getCTATileSize(1));
-    appendElements(loc, rewriter, operand.element,
-                   emitLdmatrix(loc, rewriter, operand, count, true, row, col),
-                   elements);
+    if (transposed)
+      col = add(col, lane8);
+    appendElements(
+        loc, rewriter, operand.element,
+        emitLdmatrix(loc, rewriter, operand, count, !transposed, row, col),
+        elements);
   }
   return elements;
 }

@@ -7,6 +7,7 @@
 
 #a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bnk = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
 #mma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
   // CHECK: llvm.mlir.global external @tilegpu_shared() {addr_space = 3 : i32, alignment = 1024 : i64}
@@ -21,6 +22,18 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
   // CHECK-NOT: wgmma
   func.func @dot(%a: tensor<64x32xf16, #a>, %b: tensor<32x64xf16, #b>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> attributes {"tilegpu.num-warps" = 4 : i32} {
     %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a> * tensor<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
+
+  // A b running along K is still stored N-major, as the descriptors read
+  // it: one element at a time.
+  // CHECK-LABEL: llvm.func @dot_nk
+  // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<3>
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $32, $33, p, 1, 1, 0, 1;
+  func.func @dot_nk(%a: tensor<64x32xf16, #a>, %b: tensor<32x64xf16, #bnk>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a> * tensor<32x64xf16, #bnk> -> tensor<64x64xf32, #mma>
     return %d : tensor<64x64xf32, #mma>
   }
 }

@@ -2,7 +2,8 @@
 //-*-===//
 //
 // Staging a 16-bit [rows, cols] operand tile in shared memory with the
-// ldmatrix swizzle, and reading back the registers of one K step of a dot
+// ldmatrix swizzle (row-major, or transposed for an mma.sync b operand that
+// runs along K), and reading back the registers of one K step of a dot
 // operand layout with ldmatrix. Used by convert_layout into dot operand
 // layouts and by the tensor-core dot, which stages its operands itself and
 // reads them one K step at a time.
@@ -61,7 +62,9 @@ tilegpu::MmaEncodingAttr getTensorCoreLayout(tile::DotOp dot, unsigned version);
 /// Stores every element of the distributed tile `value` (converted `packed`)
 /// at `base` with the ldmatrix swizzle (no barrier), and returns the staged
 /// operand that `layout` reads. `element` is the converted element type
-/// (16 bits).
+/// (16 bits). The tile is stored row-major, except a b operand of mma.sync
+/// (version 2) whose layout runs along K (order [0, 1]): that one is stored
+/// transposed, so that each thread's run along K is one vector store.
 StagedOperand stageOperand(Location loc, RewriterBase &rewriter, Value value,
                            Value packed, Value base,
                            tilegpu::DotOperandEncodingAttr layout,

@@ -131,8 +131,22 @@ extern "C" void sim_cp_async_wait(int) {}
 using Fn3 = void (*)(void *, void *, float *, float *);
 using Fn4 = void (*)(const void **, std::uint8_t *, void *, float *, float *);
 extern "C" void w_kn(void *, void *, float *, float *);
+extern "C" void w_nk(void *, void *, float *, float *);
+extern "C" void w_nk1(void *, void *, float *, float *);
+extern "C" void w_nk2(void *, void *, float *, float *);
+extern "C" void w_nk_bf16(void *, void *, float *, float *);
+extern "C" void w_nk_x2(void *, void *, float *, float *);
+extern "C" void w_nk_wrap(void *, void *, float *, float *);
+extern "C" void w_nk_w8(void *, void *, float *, float *);
+extern "C" void w_nk_regs(void *, void *, float *, float *);
 extern "C" void w_slot_kn(const void **, std::uint8_t *, void *, float *,
                           float *);
+extern "C" void w_slot_nk(const void **, std::uint8_t *, void *, float *,
+                          float *);
+extern "C" void w_slot_nk4(const void **, std::uint8_t *, void *, float *,
+                           float *);
+extern "C" void w_slot_nk_w8(const void **, std::uint8_t *, void *, float *,
+                             float *);
 
 /// One function of mma.mlir: out [M, N] = a [M, K] @ b [K, N] + c.
 struct Case {
@@ -212,10 +226,25 @@ static void run(const Case &c) {
 
 int main() {
   Blocked a{{1, 8}, {8, 4}, {4, 1}, {1, 0}}, o{{1, 4}, {4, 8}, {4, 1}, {1, 0}},
-      kn{{1, 8}, {4, 8}, {4, 1}, {1, 0}};
+      o16{{1, 2}, {4, 8}, {4, 1}, {1, 0}}, kn{{1, 8}, {4, 8}, {4, 1}, {1, 0}},
+      nk{{8, 1}, {4, 8}, {1, 4}, {0, 1}}, nk1{{1, 1}, {32, 1}, {1, 4}, {0, 1}},
+      nk2{{2, 1}, {16, 2}, {1, 4}, {0, 1}}, nk4{{4, 1}, {8, 4}, {1, 4}, {0, 1}},
+      a8{{1, 8}, {8, 4}, {8, 1}, {1, 0}}, o8{{1, 4}, {4, 8}, {8, 1}, {1, 0}},
+      nk8{{8, 1}, {4, 8}, {1, 8}, {0, 1}};
   Case cases[] = {
       {"kn", 64, 64, 32, 4, a, kn, o, false, w_kn},
+      {"nk", 64, 64, 32, 4, a, nk, o, false, w_nk},
+      {"nk1", 64, 64, 32, 4, a, nk1, o, false, w_nk1},
+      {"nk2", 64, 64, 32, 4, a, nk2, o, false, w_nk2},
+      {"nk_bf16", 64, 64, 32, 4, a, nk, o, true, w_nk_bf16},
+      {"nk_x2", 64, 16, 32, 4, a, nk, o16, false, w_nk_x2},
+      {"nk_wrap", 64, 16, 32, 4, a, nk, o16, false, w_nk_wrap},
+      {"nk_w8", 64, 64, 32, 8, a8, nk8, o8, false, w_nk_w8},
+      {"nk_regs", 64, 64, 32, 4, a, nk, o, false, w_nk_regs},
       {"slot_kn", 64, 64, 32, 4, a, kn, o, false, nullptr, w_slot_kn},
+      {"slot_nk", 64, 64, 32, 4, a, nk, o, false, nullptr, w_slot_nk},
+      {"slot_nk4", 64, 64, 32, 4, a, nk4, o, false, nullptr, w_slot_nk4},
+      {"slot_nk_w8", 64, 64, 32, 8, a8, nk8, o8, false, nullptr, w_slot_nk_w8},
   };
   for (const Case &c : cases)
     run(c);

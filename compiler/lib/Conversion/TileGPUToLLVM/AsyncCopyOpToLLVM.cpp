@@ -2,10 +2,11 @@
 //
 // local_alloc becomes the address of its slots in the kernel's shared
 // memory; async_copy a cp.async per vector of each thread's elements into
-// the slot, laid out with the slot's swizzle (zero-filled where the mask is
-// false: the source size is 0); async_commit_group and async_wait the
-// cp.async group instructions; fence_async_shared the proxy fence wgmma
-// needs after them.
+// the slot, laid out with the slot's swizzle (the vectors run along its
+// stored rows: dimension 1, or 0 in a slot that stores its tile
+// transposed; zero-filled where the mask is false: the source size is 0);
+// async_commit_group and async_wait the cp.async group instructions;
+// fence_async_shared the proxy fence wgmma needs after them.
 //
 //===----------------------------------------------------------------------===//
 

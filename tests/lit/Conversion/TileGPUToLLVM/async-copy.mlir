@@ -22,6 +22,23 @@
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK: nvvm.cp.async.wait.group 0
 
+// K^T (a b tile running along K, order [0, 1]): its slots store it
+// transposed, cp.async copies 16 bytes along K, and the dot reads it with
+// ldmatrix.x4 without .trans (two per K step, like a).
+// CHECK-LABEL: llvm.func @k_transposed
+// CHECK-COUNT-2: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NOT: .trans
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-COUNT-2: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-COUNT-8: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-COUNT-8: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-NOT: .trans
+// CHECK: nvvm.cp.async.wait.group 0
+
 #blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #slice = #tilegpu.slice<{dim = 1, parent = #blocked1}>
@@ -29,6 +46,9 @@
 #slice2 = #tilegpu.slice<{dim = 1, parent = #blocked}>
 #slice3 = #tilegpu.slice<{dim = 0, parent = #blocked1}>
 #mma = #tilegpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#bt = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#d = #tilegpu.slice<{dim = 1, parent = #bt}>
+#n = #tilegpu.slice<{dim = 0, parent = #bt}>
 module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
   func.func @mm(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg3: i32) attributes {tile.kernel, tile.num_stages = 3 : i32, tile.num_warps = 4 : i32, "tilegpu.num-warps" = 4 : i32} {
     %c31_i32 = arith.constant 31 : i32
@@ -89,5 +109,33 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     %33 = tile.addptr %31, %32 : tensor<64x64x!tile.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
     tile.store %33, %27 : (tensor<64x64x!tile.ptr<f32>, #blocked>, tensor<64x64xf32, #blocked>) -> ()
     return
+  }
+  func.func @k_transposed(%q: tensor<64x32xf16, #blocked1>, %k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n_ctx: i32) -> tensor<64x64xf32, #mma> attributes {tile.num_stages = 3 : i32, "tilegpu.num-warps" = 4 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %row = arith.constant dense<32> : tensor<1x64xi32, #bt>
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x64xf16, #bt>
+    %init = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %offs_d = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #d>
+    %offs_n = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #n>
+    %d2 = tile.expand_dims %offs_d {axis = 1 : i32} : tensor<32xi32, #d> -> tensor<32x1xi32, #bt>
+    %d3 = tile.broadcast %d2 : tensor<32x1xi32, #bt> -> tensor<32x64xi32, #bt>
+    %n2 = tile.expand_dims %offs_n {axis = 0 : i32} : tensor<64xi32, #n> -> tensor<1x64xi32, #bt>
+    %base = tile.splat %k : tensor<32x64x!tile.ptr<f16>, #bt>
+    %limit = tile.splat %n_ctx : tensor<1x64xi32, #bt>
+    %r = scf.for %start = %c0 to %n_ctx step %c64 iter_args(%acc = %init) -> (tensor<64x64xf32, #mma>) : i32 {
+      %s = tile.splat %start : tensor<1x64xi32, #bt>
+      %cols = arith.addi %s, %n2 : tensor<1x64xi32, #bt>
+      %rows = arith.muli %cols, %row : tensor<1x64xi32, #bt>
+      %rows2 = tile.broadcast %rows : tensor<1x64xi32, #bt> -> tensor<32x64xi32, #bt>
+      %p0 = tile.addptr %base, %rows2 : tensor<32x64x!tile.ptr<f16>, #bt>, tensor<32x64xi32, #bt>
+      %p = tile.addptr %p0, %d3 : tensor<32x64x!tile.ptr<f16>, #bt>, tensor<32x64xi32, #bt>
+      %in = arith.cmpi slt, %cols, %limit : tensor<1x64xi32, #bt>
+      %m = tile.broadcast %in : tensor<1x64xi1, #bt> -> tensor<32x64xi1, #bt>
+      %kt = tile.load %p mask %m other %zero : (tensor<32x64x!tile.ptr<f16>, #bt>, tensor<32x64xi1, #bt>, tensor<32x64xf16, #bt>) -> tensor<32x64xf16, #bt>
+      %prod = tile.dot %q, %kt, %acc : tensor<64x32xf16, #blocked1> * tensor<32x64xf16, #bt> -> tensor<64x64xf32, #mma>
+      scf.yield %prod : tensor<64x64xf32, #mma>
+    }
+    return %r : tensor<64x64xf32, #mma>
   }
 }

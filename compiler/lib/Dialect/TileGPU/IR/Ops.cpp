@@ -49,6 +49,15 @@ LogicalResult AsyncCopyOp::verify() {
   if (bytes != 4 && bytes != 8 && bytes != 16)
     return emitOpError("copies vectors of ")
            << bytes << " bytes; cp.async moves 4, 8 or 16";
+  // A vector is a run of one thread's registers along the pointers' fastest
+  // dimension, and must be one piece of a stored row of the slot.
+  auto shared = cast<SwizzledSharedEncodingAttr>(buffer.getEncoding());
+  if (getVec() > 1 && isDistributedLayout(ptrs.getEncoding()) &&
+      getLayoutOrder(ptrs.getEncoding()).front() != shared.getOrder().front())
+    return emitOpError("copies vectors along dimension ")
+           << getLayoutOrder(ptrs.getEncoding()).front()
+           << " into slots whose rows run along dimension "
+           << shared.getOrder().front();
   return success();
 }
 

@@ -1,6 +1,7 @@
 //===- SharedEncoding.cpp - Tiles in shared memory ------------------------===//
 //
-// The swizzled shared-memory layout that tensor-core operands are staged in.
+// The swizzled shared-memory layout that tensor-core operands are staged in:
+// its verification and the layout ldmatrix reads without bank conflicts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -8,6 +9,17 @@
 
 using namespace mlir;
 using namespace mlir::tilegpu;
+
+LogicalResult SwizzledSharedEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, unsigned vec,
+    unsigned perPhase, unsigned maxPhase, ArrayRef<unsigned> order) {
+  if (vec == 0 || perPhase == 0 || maxPhase == 0)
+    return emitError() << "vec, perPhase and maxPhase must be positive";
+  if (order != ArrayRef<unsigned>{1, 0} && order != ArrayRef<unsigned>{0, 1})
+    return emitError() << "a swizzled shared tile is 2-D: order is [1, 0] "
+                          "(row-major) or [0, 1] (transposed)";
+  return success();
+}
 
 SwizzledSharedEncodingAttr SwizzledSharedEncodingAttr::getForLdmatrix(
     MLIRContext *context, ArrayRef<int64_t> shape, unsigned elementBits,

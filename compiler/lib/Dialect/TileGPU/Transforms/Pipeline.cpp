@@ -40,6 +40,9 @@ struct PipelinedLoad {
   tile::DotOp dot;
   unsigned opIdx = 0; ///< Which operand of `dot` it is.
   int64_t vec = 1;    ///< Elements per cp.async.
+  /// Whether the copies run along dimension 0 (K of a b operand), into
+  /// slots that store the tile transposed.
+  bool transposed = false;
 };
 
 /// What the analysis found in one loop.
@@ -78,26 +81,37 @@ bool isPositiveZero(Value value) {
   return matchPattern(value, m_PosZeroFloat());
 }
 
-/// The copy width for `load` into a dot operand: elements per cp.async, or
-/// 0 when the load cannot be copied asynchronously.
-int64_t getCopyWidth(tile::LoadOp load, const tilec::ModuleAxisInfo &axisInfo) {
+/// Fills in the copy width of `pipelined` (elements per cp.async) and the
+/// direction of its copies; false when its load cannot be copied
+/// asynchronously. The copies run along the load layout's fastest
+/// dimension: 1 (the slot stores the tile row-major), or 0 for a b operand
+/// of mma.sync (the slot stores it transposed, as [N, K], which ldmatrix
+/// reads without .trans; wgmma's descriptors read b N-major only).
+bool setCopyWidth(PipelinedLoad &pipelined,
+                  const tilec::ModuleAxisInfo &axisInfo) {
+  tile::LoadOp load = pipelined.load;
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || type.getRank() != 2 ||
       type.getElementType().getIntOrFloatBitWidth() != 16)
-    return 0;
+    return false;
   if (load.getOther() && !isPositiveZero(load.getOther()))
-    return 0;
+    return false;
   auto layout = getBlockedEncoding(type);
-  if (!layout || layout.getOrder()[0] != 1 ||
-      isReplicated(layout, type.getShape()))
-    return 0;
-  int64_t run = getContigPerThread(layout, type.getShape())[1];
-  int64_t vec = axisInfo.getVectorWidth(load.getPtr(), 1, run);
+  if (!layout || isReplicated(layout, type.getShape()))
+    return false;
+  unsigned dim = layout.getOrder()[0];
+  auto mma = cast<MmaEncodingAttr>(getLayout(pipelined.dot.getC().getType()));
+  if (dim != 1 && !(dim == 0 && pipelined.opIdx == 1 && mma.getVersion() == 2))
+    return false;
+  int64_t run = getContigPerThread(layout, type.getShape())[dim];
+  int64_t vec = axisInfo.getVectorWidth(load.getPtr(), dim, run);
   vec = std::min<int64_t>(vec, 8); // the 16-byte vectors of the swizzle
   if (Value mask = load.getMask())
-    if (axisInfo.lookup(mask).getConstancy(1) % vec != 0)
-      return 0;
-  return vec * 2 >= 4 ? vec : 0;
+    if (axisInfo.lookup(mask).getConstancy(dim) % vec != 0)
+      return false;
+  pipelined.vec = vec;
+  pipelined.transposed = dim == 0;
+  return vec * 2 >= 4;
 }
 
 /// Adds to `plan` the ops of the loop body that compute `values`, and the
@@ -245,10 +259,9 @@ std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
       if (!load || load->getBlock() != loop.getBody() || !load->hasOneUse() ||
           !load->getDiscardableAttrs().empty())
         continue;
-      int64_t vec = getCopyWidth(load, axisInfo);
-      if (vec == 0)
-        continue;
-      plan.loads.push_back({load, dot, opIdx, vec});
+      PipelinedLoad pipelined{load, dot, opIdx};
+      if (setCopyWidth(pipelined, axisInfo))
+        plan.loads.push_back(pipelined);
     }
   }
   if (plan.loads.empty())
@@ -286,8 +299,11 @@ public:
       auto type = cast<RankedTensorType>(pipelined.load.getType());
       SmallVector<int64_t> shape{plan.getNumSlots()};
       shape.append(type.getShape().begin(), type.getShape().end());
+      SmallVector<unsigned> order{1, 0};
+      if (pipelined.transposed)
+        order = {0, 1};
       auto shared = SwizzledSharedEncodingAttr::getForLdmatrix(
-          builder.getContext(), type.getShape(), 16, {1, 0});
+          builder.getContext(), type.getShape(), 16, order);
       auto memdesc = MemDescType::get(builder.getContext(), shape,
                                       type.getElementType(), shared);
       buffers.push_back(

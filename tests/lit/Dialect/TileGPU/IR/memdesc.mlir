@@ -1,7 +1,7 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics | FileCheck %s
 // Shared-memory slots and the asynchronous copies into them print and parse
-// back; wrong shapes, element types, copy widths and result layouts are
-// rejected.
+// back; wrong shapes, element types, copy widths, copy directions, result
+// layouts and shared orders are rejected.
 
 #b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #s = #tilegpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
@@ -67,5 +67,23 @@ func.func @copy_width(%p: tensor<64x32x!tile.ptr<f16>, #b>, %buf: !tilegpu.memde
 func.func @load_layout(%buf: !tilegpu.memdesc<[3, 64, 32], f16, #s>, %slot: i32) {
   // expected-error @+1 {{reads 16-bit tensor-core operands only}}
   %t = tilegpu.local_load %buf[%slot] : !tilegpu.memdesc<[3, 64, 32], f16, #s> -> tensor<64x32xf16, #b>
+  return
+}
+
+// -----
+
+#bt = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#s = #tilegpu.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @copy_direction(%p: tensor<32x64x!tile.ptr<f16>, #bt>, %buf: !tilegpu.memdesc<[3, 32, 64], f16, #s>, %slot: i32) {
+  // expected-error @+1 {{copies vectors along dimension 0 into slots whose rows run along dimension 1}}
+  tilegpu.async_copy %p, %buf[%slot] {vec = 8 : i32} : tensor<32x64x!tile.ptr<f16>, #bt>, !tilegpu.memdesc<[3, 32, 64], f16, #s>
+  return
+}
+
+// -----
+
+// expected-error @+2 {{order is [1, 0] (row-major) or [0, 1] (transposed)}}
+// expected-error @+1 {{failed to parse TileGPU_MemDescType parameter 'encoding'}}
+func.func @shared_order(%x: !tilegpu.memdesc<[2, 64, 32], f16, #tilegpu.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0]}>>) {
   return
 }

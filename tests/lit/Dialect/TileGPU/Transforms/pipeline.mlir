@@ -449,3 +449,88 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     return
   }
 }
+
+// -----
+
+// K^T as in attention: the b tile [32, 64] is loaded from k rows of 32
+// elements (kt[d, n] at k + n * 32 + d), contiguous along dimension 0 (K)
+// in a layout with order [0, 1]. For mma.sync its copies run along K in
+// 16-byte vectors (the mask is constant along K) into slots that store the
+// tile transposed ([N, K]: 64-byte rows, order [0, 1]); the loop-invariant
+// a stays where it is. The same loop with wgmma (version 3) is left alone.
+// CHECK-LABEL: func.func @k_transposed
+// CHECK: %[[KT:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<[3, 32, 64], f16, #tilegpu.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1]}>>
+// CHECK: tilegpu.async_copy %{{.*}}, %[[KT]][%c0_i32] mask %{{.*}} {vec = 8 : i32} : tensor<32x64x!tile.ptr<f16>, #[[BT:blocked[0-9]*]]>
+// CHECK: tilegpu.async_copy %{{.*}}, %[[KT]][%c1_i32] mask
+// CHECK: scf.for
+// CHECK: tilegpu.local_load %[[KT]][%{{.*}}] : {{.*}} -> tensor<32x64xf16, #tilegpu.dot_op<{opIdx = 1, parent = #tilegpu.mma<{version = 2, {{.*}}}>, kWidth = 2}>>
+// CHECK: tilegpu.async_copy %{{.*}}, %[[KT]][%{{.*}}] mask %{{.*}} {vec = 8 : i32} : tensor<32x64x!tile.ptr<f16>, #[[BT]]>
+// CHECK-NOT: tile.load
+// CHECK: tile.dot
+// CHECK-LABEL: func.func @k_transposed_wgmma
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK: tile.load
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bt = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#d = #tilegpu.slice<{dim = 1, parent = #bt}>
+#n = #tilegpu.slice<{dim = 0, parent = #bt}>
+#mma = #tilegpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#wgmma = #tilegpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @k_transposed(%q: tensor<64x32xf16, #a>, %k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n_ctx: i32) -> tensor<64x64xf32, #mma> attributes {tile.kernel, tile.num_stages = 3 : i32, "tilegpu.num-warps" = 4 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %row = arith.constant dense<32> : tensor<1x64xi32, #bt>
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x64xf16, #bt>
+    %init = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %offs_d = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #d>
+    %offs_n = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #n>
+    %d2 = tile.expand_dims %offs_d {axis = 1 : i32} : tensor<32xi32, #d> -> tensor<32x1xi32, #bt>
+    %d3 = tile.broadcast %d2 : tensor<32x1xi32, #bt> -> tensor<32x64xi32, #bt>
+    %n2 = tile.expand_dims %offs_n {axis = 0 : i32} : tensor<64xi32, #n> -> tensor<1x64xi32, #bt>
+    %base = tile.splat %k : tensor<32x64x!tile.ptr<f16>, #bt>
+    %limit = tile.splat %n_ctx : tensor<1x64xi32, #bt>
+    %r = scf.for %start = %c0 to %n_ctx step %c64 iter_args(%acc = %init) -> (tensor<64x64xf32, #mma>) : i32 {
+      %s = tile.splat %start : tensor<1x64xi32, #bt>
+      %cols = arith.addi %s, %n2 : tensor<1x64xi32, #bt>
+      %rows = arith.muli %cols, %row : tensor<1x64xi32, #bt>
+      %rows2 = tile.broadcast %rows : tensor<1x64xi32, #bt> -> tensor<32x64xi32, #bt>
+      %p0 = tile.addptr %base, %rows2 : tensor<32x64x!tile.ptr<f16>, #bt>, tensor<32x64xi32, #bt>
+      %p = tile.addptr %p0, %d3 : tensor<32x64x!tile.ptr<f16>, #bt>, tensor<32x64xi32, #bt>
+      %in = arith.cmpi slt, %cols, %limit : tensor<1x64xi32, #bt>
+      %m = tile.broadcast %in : tensor<1x64xi1, #bt> -> tensor<32x64xi1, #bt>
+      %kt = tile.load %p mask %m other %zero : (tensor<32x64x!tile.ptr<f16>, #bt>, tensor<32x64xi1, #bt>, tensor<32x64xf16, #bt>) -> tensor<32x64xf16, #bt>
+      %prod = tile.dot %q, %kt, %acc : tensor<64x32xf16, #a> * tensor<32x64xf16, #bt> -> tensor<64x64xf32, #mma>
+      scf.yield %prod : tensor<64x64xf32, #mma>
+    }
+    return %r : tensor<64x64xf32, #mma>
+  }
+  func.func @k_transposed_wgmma(%q: tensor<64x32xf16, #a>, %k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n_ctx: i32) -> tensor<64x64xf32, #wgmma> attributes {tile.kernel, tile.num_stages = 3 : i32, "tilegpu.num-warps" = 4 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %row = arith.constant dense<32> : tensor<1x64xi32, #bt>
+    %zero = arith.constant dense<0.000000e+00> : tensor<32x64xf16, #bt>
+    %init = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #wgmma>
+    %offs_d = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #d>
+    %offs_n = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #n>
+    %d2 = tile.expand_dims %offs_d {axis = 1 : i32} : tensor<32xi32, #d> -> tensor<32x1xi32, #bt>
+    %d3 = tile.broadcast %d2 : tensor<32x1xi32, #bt> -> tensor<32x64xi32, #bt>
+    %n2 = tile.expand_dims %offs_n {axis = 0 : i32} : tensor<64xi32, #n> -> tensor<1x64xi32, #bt>
+    %base = tile.splat %k : tensor<32x64x!tile.ptr<f16>, #bt>
+    %limit = tile.splat %n_ctx : tensor<1x64xi32, #bt>
+    %r = scf.for %start = %c0 to %n_ctx step %c64 iter_args(%acc = %init) -> (tensor<64x64xf32, #wgmma>) : i32 {
+      %s = tile.splat %start : tensor<1x64xi32, #bt>
+      %cols = arith.addi %s, %n2 : tensor<1x64xi32, #bt>
+      %rows = arith.muli %cols, %row : tensor<1x64xi32, #bt>
+      %rows2 = tile.broadcast %rows : tensor<1x64xi32, #bt> -> tensor<32x64xi32, #bt>
+      %p0 = tile.addptr %base, %rows2 : tensor<32x64x!tile.ptr<f16>, #bt>, tensor<32x64xi32, #bt>
+      %p = tile.addptr %p0, %d3 : tensor<32x64x!tile.ptr<f16>, #bt>, tensor<32x64xi32, #bt>
+      %in = arith.cmpi slt, %cols, %limit : tensor<1x64xi32, #bt>
+      %m = tile.broadcast %in : tensor<1x64xi1, #bt> -> tensor<32x64xi1, #bt>
+      %kt = tile.load %p mask %m other %zero : (tensor<32x64x!tile.ptr<f16>, #bt>, tensor<32x64xi1, #bt>, tensor<32x64xf16, #bt>) -> tensor<32x64xf16, #bt>
+      %prod = tile.dot %q, %kt, %acc : tensor<64x32xf16, #a> * tensor<32x64xf16, #bt> -> tensor<64x64xf32, #wgmma>
+      scf.yield %prod : tensor<64x64xf32, #wgmma>
+    }
+    return %r : tensor<64x64xf32, #wgmma>
+  }
+}

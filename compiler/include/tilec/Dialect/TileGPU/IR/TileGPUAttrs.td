@@ -182,6 +182,7 @@ def TileGPU_SwizzledSharedEncodingAttr
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
                         "unsigned":$maxPhase,
                         ArrayRefParameter<"unsigned">:$order);
+  let genVerifyDecl = 1;
   let assemblyFormat = [{
     `<` `{` `vec` `=` $vec `,` `perPhase` `=` $perPhase `,`
             `maxPhase` `=` $maxPhase `,` `order` `=` `[` $order `]` `}` `>`

@@ -3,9 +3,10 @@
 // Every test compares with a double reference over the same rounded inputs:
 // - kernels/dot.tile: out = a @ b (+ c) in one block (K <= BK) on M, N, K
 //   that are not multiples of the tiles (masked loads pad with zeros): fp16,
-//   bf16 and fp32 inputs with fp32 results (DotTest), and fp16/bf16 results
-//   through out_dtype or an accumulator of the input type (DotOutDTypeTest),
-//   and i8 inputs with exact i32 results (DotInt8Test);
+//   bf16 and fp32 inputs with fp32 results (DotTest), b stored [N, K] and
+//   loaded along K (DotBStoredNKTest), fp16/bf16 results through out_dtype
+//   or an accumulator of the input type (DotOutDTypeTest), and i8 inputs
+//   with exact i32 results (DotInt8Test);
 // - kernels/dot_loops.tile: k_matmul_* accumulates over a K loop (MatmulTest)
 //   in five block shapes and warp counts, with a and b stored transposed and
 //   read through swapped strides or loaded the other way round and passed
@@ -130,9 +131,12 @@ std::int32_t i32(std::size_t V) { return static_cast<std::int32_t>(V); }
 using DotTest =
     gputest::GpuTest<::testing::TestWithParam<std::tuple<const char *, bool>>>;
 
-template <class H>
-void runDot(DotTest &T, tile::Kernel K, bool Acc, const std::string &What) {
-  const std::size_t M = 100, N = 70, Kd = 30;
+/// out = a [100, Kd] @ b [Kd, 70] (+ c) with k_dot_<type> kernel K; b is
+/// stored [70, Kd] when BStoredNK (the kernel's B_NK).
+template <class H, class Test>
+void runDot(Test &T, tile::Kernel K, bool Acc, const std::string &What,
+            std::size_t Kd = 30, bool BStoredNK = false) {
+  const std::size_t M = 100, N = 70;
   std::vector<H> A = randomValues<H>(M * Kd, 81);
   std::vector<H> B = randomValues<H>(Kd * N, 82);
   std::vector<float> C = examples::randomFloats(M * N, -1, 1, 83);
@@ -147,7 +151,7 @@ void runDot(DotTest &T, tile::Kernel K, bool Acc, const std::string &What) {
            i32(Kd));
   Ctx.synchronize();
   Reference Ref =
-      matmulReference(A, strides(M, Kd, false), B, strides(Kd, N, false),
+      matmulReference(A, strides(M, Kd, false), B, strides(Kd, N, BStoredNK),
                       Acc ? values(C) : std::vector<double>(), M, N, Kd);
   std::vector<float> Out = DOut.toHost();
   gputest::expectPoisoned(Out, M * N, What);
@@ -179,6 +183,51 @@ INSTANTIATE_TEST_SUITE_P(Dot, DotTest,
                                                               "fp32"),
                                             ::testing::Bool()),
                          dotName);
+
+//===----------------------------------------------------------------------===//
+// One block, b stored [N, K] (dot.tile, k_dot_<type> with B_NK)
+//===----------------------------------------------------------------------===//
+
+/// The module (dot_<Module> of kernels/KERNELS: "<type>_bnk[_k8][...]") and
+/// K. When K is known to be a multiple of 8 (k8; K = 24 and 32), b's tile is
+/// loaded along K in 16-byte vectors and staged transposed by mma.sync, with
+/// 4 and 8 warps (two along N either way) and on a 16x16 block smaller than
+/// the warps' tiles; when it is not (K = 30), one element at a time, staged
+/// row-major.
+using DotBStoredNKParam = std::tuple<const char *, int>;
+
+class DotBStoredNKTest
+    : public gputest::GpuTest<::testing::TestWithParam<DotBStoredNKParam>> {};
+
+TEST_P(DotBStoredNKTest, MatchesDoubleReference) {
+  auto [Module, Kd] = GetParam();
+  std::string Name = std::string(Module) + "_k" + std::to_string(Kd);
+  tile::Kernel K =
+      kernel(std::string("dot_") + Module,
+             std::string("k_dot_") + std::string(Module).substr(0, 4));
+  bool Acc = std::string(Module).find("_acc") != std::string::npos;
+  if (std::string(Module).rfind("fp16", 0) == 0)
+    runDot<tile::Half>(*this, K, Acc, Name, Kd, true);
+  else
+    runDot<tile::BFloat16>(*this, K, Acc, Name, Kd, true);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    DotBStoredNK, DotBStoredNKTest,
+    ::testing::Values(DotBStoredNKParam{"fp16_bnk", 30},
+                      DotBStoredNKParam{"bf16_bnk", 30},
+                      DotBStoredNKParam{"fp16_bnk_k8", 24},
+                      DotBStoredNKParam{"fp16_bnk_k8", 32},
+                      DotBStoredNKParam{"fp16_bnk_k8_acc", 24},
+                      DotBStoredNKParam{"bf16_bnk_k8", 24},
+                      DotBStoredNKParam{"fp16_bnk_k8_w8", 24},
+                      DotBStoredNKParam{"bf16_bnk_k8_w8", 32},
+                      DotBStoredNKParam{"fp16_bnk_k8_16x16x16_w4", 8},
+                      DotBStoredNKParam{"fp16_bnk_k8_16x16x16_w4", 16}),
+    [](const ::testing::TestParamInfo<DotBStoredNKParam> &Info) {
+      return std::string(std::get<0>(Info.param)) + "_k" +
+             std::to_string(std::get<1>(Info.param));
+    });
 
 //===----------------------------------------------------------------------===//
 // One block: results in the input type (dot.tile, k_dot_out_<type>)
@@ -308,7 +357,10 @@ struct MatmulCase {
                        ///< and "wgmma_pipe", "wgmma_pipe_acc",
                        ///< "wgmma_pipe_s2", "wgmma_pipe_s5" (pipelined);
                        ///< "pipe_rev", "wgmma_pipe_rev", "rev": K blocks in
-                       ///< reverse order.
+                       ///< reverse order; "pipe_bnk", "pipe_bnk_acc",
+                       ///< "pipe_bnk_s2", "pipe_bnk_rev", "wgmma_pipe_bnk":
+                       ///< HINTS=True B_NK=True (b stored [N, K], loaded
+                       ///< along K).
   std::size_t M, N, K;
   bool AStoredKM = false; ///< a is stored as [K, M].
   bool BStoredNK = false; ///< b is stored as [N, K].
@@ -405,6 +457,30 @@ std::vector<MatmulCase> matmulCases() {
     Cases.push_back({"fp16", Base, V, 64, 80, 16});
   }
   Cases.push_back({"fp32", Base, "rev", 200, 136, 300});
+  // b stored [N, K] and loaded along K (B_NK with HINTS): mma.sync pipelines
+  // it into slots that store it transposed, with warps split along N in
+  // every block: 16-byte copies, 8-byte ones for 64x32x16, 4-byte ones for
+  // 16x16x16 on 4 warps (a block smaller than the warps' tiles); wgmma
+  // stages it.
+  for (std::string T : {"fp16", "bf16"}) {
+    Cases.push_back({T, Base, "pipe_bnk", 208, 144, 304, false, true});
+    Cases.push_back({T, Base, "pipe_bnk", 64, 80, 16, false, true});
+    Cases.push_back(
+        {T, "128x128x32_w8", "pipe_bnk", 272, 400, 528, false, true});
+    Cases.push_back({T, "64x32x16_w4", "pipe_bnk", 208, 144, 304, false, true});
+    Cases.push_back({T, Base, "wgmma_pipe_bnk", 208, 144, 304, false, true});
+  }
+  for (std::string V : {"pipe_bnk_acc", "pipe_bnk_s2", "pipe_bnk_rev"}) {
+    Cases.push_back({"fp16", Base, V, 208, 144, 304, false, true});
+    Cases.push_back({"fp16", Base, V, 64, 80, 16, false, true});
+  }
+  Cases.push_back(
+      {"fp16", "128x64x64_w4", "pipe_bnk", 208, 144, 304, false, true});
+  Cases.push_back(
+      {"fp16", "128x64x64_w4", "pipe_bnk", 128, 64, 2048, false, true});
+  Cases.push_back(
+      {"fp16", "16x16x16_w4", "pipe_bnk", 208, 144, 304, false, true});
+  Cases.push_back({"fp16", "16x16x16_w4", "pipe_bnk", 16, 16, 16, false, true});
   // wgmma groups left in flight across iterations with 2 and 5 stages.
   for (std::string V : {"wgmma_pipe_s2", "wgmma_pipe_s5"}) {
     Cases.push_back({"fp16", Base, V, 208, 144, 304});

@@ -51,6 +51,16 @@ namespace {
 /// Most ops one rematerialization may clone.
 constexpr unsigned kMaxRematerializedOps = 64;
 
+/// Rewrites per op of the module after which the pass stops.
+constexpr int64_t kMaxRewritesPerOp = 64;
+
+/// The number of ops in `module`.
+int64_t countOps(Operation *module) {
+  int64_t count = 0;
+  module->walk([&](Operation *) { ++count; });
+  return count;
+}
+
 /// How many times more elements per thread a moved load may hold.
 constexpr int64_t kMaxLoadReplication = 4;
 
@@ -381,13 +391,41 @@ Attribute findConvertedLayout(Value value, Attribute current,
   return {};
 }
 
+/// For a pointer tile `arg` advanced each iteration (`b_ptrs += BK`) whose
+/// load has a layout of its own: the one layout that its uses other than
+/// cheap elementwise ops convert it to; null otherwise. (Only pointers: once
+/// such a tile is carried in the new layout, nothing converts it back, while
+/// a value with other uses in the old layout would keep a conversion to it
+/// and be moved back and forth.)
+Attribute findUsesLayout(BlockArgument arg) {
+  if (!isa<tile::PointerType>(getElementTypeOrSelf(arg.getType())))
+    return {};
+  Attribute target;
+  for (Operation *user : arg.getUsers()) {
+    if (isCheapElementwise(user))
+      continue;
+    // A conversion that feeds anything but accesses (the one relayout leaves
+    // for the old chain, until it is erased) does not count.
+    auto convert = dyn_cast<ConvertLayoutOp>(user);
+    if (convert && llvm::any_of(convert->getUsers(), [](Operation *use) {
+          return !isa<tile::LoadOp, tile::StoreOp>(use);
+        }))
+      continue;
+    if (!convert || (target && getLayout(convert.getType()) != target))
+      return {};
+    target = getLayout(convert.getType());
+  }
+  return target && isDistributedLayout(target) ? target : Attribute();
+}
+
 /// A loop-carried tile that is converted into its layout every iteration
 /// (an accumulator of reductions: `acc += tl.sum(x, axis=1)`, or a dot's
-/// accumulator loaded before the loop) is carried in the converted value's
-/// layout instead: the yielded value is rematerialized there, the initial
-/// value too or else converted once before the loop, and uses that need the
-/// old layout get a conversion (inside the loop only when some use is not
-/// part of the yielded chain).
+/// accumulator loaded before the loop), or whose every use converts it to
+/// one layout (a pointer tile advanced each iteration for a load with a
+/// layout of its own), is carried in that layout instead: the yielded value
+/// is rematerialized there, the initial value too or else converted once
+/// before the loop, and uses that need the old layout get a conversion
+/// (inside the loop only when some use is not part of the yielded chain).
 struct RelayoutLoopCarried : OpRewritePattern<scf::ForOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -401,6 +439,8 @@ struct RelayoutLoopCarried : OpRewritePattern<scf::ForOp> {
       Value yielded = yield.getOperand(i);
       Attribute target = findConvertedLayout(yielded, type.getEncoding());
       if (!target)
+        target = findUsesLayout(arg);
+      if (!target || target == type.getEncoding())
         continue;
       Rematerializer remat;
       remat.assume(arg, target);
@@ -454,9 +494,13 @@ struct RemoveLayoutConversionsPass
     patterns.add<FoldConvertChain, RematerializeConvert, SinkConvert,
                  SinkConvertThroughReduce, FoldConvertIntoDotOperand,
                  RelayoutLoopCarried>(context);
-    // Every rewrite leaves valid IR, so stopping at the driver's iteration
-    // limit only leaves some conversions in place; it is not an error.
-    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    // Every rewrite leaves valid IR, so stopping at the driver's limits only
+    // leaves some conversions in place; it is not an error. The limit on
+    // rewrites keeps two rules that undo each other from running forever.
+    GreedyRewriteConfig config;
+    config.setMaxNumRewrites(kMaxRewritesPerOp *
+                             countOps(getOperation()));
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);
   }
 };
 

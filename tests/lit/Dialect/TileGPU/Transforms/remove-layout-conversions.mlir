@@ -291,3 +291,31 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32, "tilegpu.num-warps" = 
     return %s : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// A pointer tile advanced each iteration (`b_ptrs += BK`) whose load has a
+// layout of its own (K^T, contiguous along dimension 0) is carried in that
+// layout: no conversion of 8-byte pointers in the loop.
+#b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: func.func @advanced_pointers
+// CHECK: scf.for {{.*}} -> (tensor<32x64x!tile.ptr<f16>, #[[COL:blocked[0-9]*]]>, tensor<32x64xf16, #[[COL]]>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: scf.yield
+module attributes {"tilegpu.threads-per-warp" = 32 : i32, "tilegpu.num-warps" = 4 : i32} {
+  func.func @advanced_pointers(%p: tensor<32x64x!tile.ptr<f16>, #b>, %n: i32) -> tensor<32x64xf16, #col> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<32> : tensor<32x64xi32, #b>
+    %zero = arith.constant dense<0.0> : tensor<32x64xf16, #col>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%ptrs = %p, %sum = %zero) -> (tensor<32x64x!tile.ptr<f16>, #b>, tensor<32x64xf16, #col>) : i32 {
+      %q = tilegpu.convert_layout %ptrs : tensor<32x64x!tile.ptr<f16>, #b> -> tensor<32x64x!tile.ptr<f16>, #col>
+      %v = tile.load %q : (tensor<32x64x!tile.ptr<f16>, #col>) -> tensor<32x64xf16, #col>
+      %s = arith.addf %sum, %v : tensor<32x64xf16, #col>
+      %next = tile.addptr %ptrs, %step : tensor<32x64x!tile.ptr<f16>, #b>, tensor<32x64xi32, #b>
+      scf.yield %next, %s : tensor<32x64x!tile.ptr<f16>, #b>, tensor<32x64xf16, #col>
+    }
+    return %r#1 : tensor<32x64xf16, #col>
+  }
+}

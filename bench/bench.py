@@ -489,13 +489,13 @@ DEFAULT_CONFIGS = {
                        "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8},
     "matmul_bf16_d16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 256,
                             "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8},
-    "attention.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128, "BLOCK_N": 64},
+    "attention.ptx": {"num_warps": 4, "num_stages": 3, "BLOCK_M": 64, "BLOCK_N": 64},
     "attention_causal.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128,
-                             "BLOCK_N": 64},
-    "attention_d128.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128,
+                             "BLOCK_N": 32},
+    "attention_d128.ptx": {"num_warps": 4, "num_stages": 3, "BLOCK_M": 64,
                            "BLOCK_N": 64},
-    "attention_d128_causal.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128,
-                                  "BLOCK_N": 32},
+    "attention_d128_causal.ptx": {"num_warps": 4, "num_stages": 3, "BLOCK_M": 64,
+                                  "BLOCK_N": 64},
 }
 
 

@@ -90,7 +90,7 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
     Location loc = op.getLoc();
     Type element = getTypeConverter()->convertType(input);
     // Elements per 32-bit register: 2 for 16-bit types, 1 for tf32, 4 for i8.
-    unsigned kWidth = input.isF32() ? 1 : input.isInteger(8) ? 4 : 2;
+    unsigned kWidth = 32 / input.getIntOrFloatBitWidth();
 
     // Operands in registers, or staged here (a first, b after it).
     SmallVector<OperandSource, 2> sources;

@@ -27,25 +27,6 @@ using namespace mlir::tilegpu;
 
 namespace {
 
-/// `type` with its element type and shape and the layout `layout`.
-RankedTensorType withLayout(Type type, Attribute layout) {
-  auto tensor = cast<RankedTensorType>(type);
-  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
-                               layout);
-}
-
-/// Makes `operand` have the layout `layout`, through a convert_layout placed
-/// before its owner, unless it has it already.
-void convertOperand(OpOperand &operand, Attribute layout) {
-  Value value = operand.get();
-  if (getLayout(value.getType()) == layout)
-    return;
-  OpBuilder builder(operand.getOwner());
-  operand.set(ConvertLayoutOp::create(builder, operand.getOwner()->getLoc(),
-                                      withLayout(value.getType(), layout),
-                                      value));
-}
-
 /// Gives each tensor result of `reduce` the slice of its operand's layout
 /// along the reduced axis, converting it back to the layout it had (the
 /// default for its shape) for its users.

@@ -18,6 +18,22 @@ Attribute mlir::tilegpu::getLayout(Type type) {
   return {};
 }
 
+RankedTensorType mlir::tilegpu::withLayout(Type type, Attribute layout) {
+  auto tensor = cast<RankedTensorType>(type);
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                               layout);
+}
+
+void mlir::tilegpu::convertOperand(OpOperand &operand, Attribute layout) {
+  Value value = operand.get();
+  if (getLayout(value.getType()) == layout)
+    return;
+  OpBuilder builder(operand.getOwner());
+  operand.set(ConvertLayoutOp::create(builder, operand.getOwner()->getLoc(),
+                                      withLayout(value.getType(), layout),
+                                      value));
+}
+
 bool mlir::tilegpu::isDistributedLayout(Attribute layout) {
   if (auto slice = dyn_cast_or_null<SliceEncodingAttr>(layout))
     return isDistributedLayout(slice.getParent());

@@ -87,12 +87,10 @@ bool isLoopInvariant(Value value, scf::ForOp loop) {
 
 /// `value` converted to `layout` (no op when it has it already).
 Value convertTo(OpBuilder &builder, Value value, Attribute layout) {
-  auto type = cast<RankedTensorType>(value.getType());
-  if (type.getEncoding() == layout)
+  if (getLayout(value.getType()) == layout)
     return value;
-  auto target =
-      RankedTensorType::get(type.getShape(), type.getElementType(), layout);
-  return ConvertLayoutOp::create(builder, value.getLoc(), target, value);
+  return ConvertLayoutOp::create(builder, value.getLoc(),
+                                 withLayout(value.getType(), layout), value);
 }
 
 struct AccelerateDotPass
@@ -137,7 +135,7 @@ struct AccelerateDotPass
       return;
     // Elements per 32-bit operand register; one instruction reads 8 * kWidth
     // of K.
-    unsigned kWidth = isTF32 ? 1 : isInt8 ? 4 : 2;
+    unsigned kWidth = 32 / input.getIntOrFloatBitWidth();
     int64_t m = aType.getDimSize(0), k = aType.getDimSize(1);
     int64_t n = bType.getDimSize(1);
     if (m % 16 != 0 || n % 8 != 0 || k % (8 * kWidth) != 0)

@@ -60,16 +60,6 @@ Value getAccessPointer(Operation *op) {
   return {};
 }
 
-/// `value` (a tensor) converted to `layout` before `op`.
-Value convertBefore(Operation *op, Value value, Attribute layout) {
-  OpBuilder builder(op);
-  auto type = cast<RankedTensorType>(value.getType());
-  return ConvertLayoutOp::create(
-      builder, op->getLoc(),
-      RankedTensorType::get(type.getShape(), type.getElementType(), layout),
-      value);
-}
-
 struct CoalescePass : tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -140,16 +130,12 @@ struct CoalescePass : tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
         order.push_back(d);
     auto layout = BlockedEncodingAttr::getDefault(
         &getContext(), type.getShape(), numWarps, threadsPerWarp, width, order);
-    SmallVector<Value> operands;
-    for (Value operand : op->getOperands())
-      operands.push_back(isa<RankedTensorType>(operand.getType())
-                             ? convertBefore(op, operand, layout)
-                             : operand);
-    op->setOperands(operands);
+    for (OpOperand &operand : op->getOpOperands())
+      if (isa<RankedTensorType>(operand.get().getType()))
+        convertOperand(operand, layout);
     if (auto load = dyn_cast<tile::LoadOp>(op)) {
       auto oldType = cast<RankedTensorType>(load.getType());
-      load.getResult().setType(RankedTensorType::get(
-          oldType.getShape(), oldType.getElementType(), layout));
+      load.getResult().setType(withLayout(oldType, layout));
       OpBuilder builder(op->getContext());
       builder.setInsertionPointAfter(op);
       auto back =

@@ -64,13 +64,6 @@ int64_t countOps(Operation *module) {
 /// How many times more elements per thread a moved load may hold.
 constexpr int64_t kMaxLoadReplication = 4;
 
-/// `type` (a ranked tensor) with the layout `layout`.
-RankedTensorType withLayout(Type type, Attribute layout) {
-  auto tensor = cast<RankedTensorType>(type);
-  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
-                               layout);
-}
-
 /// Ops computed per element from their operands, cheap enough to recompute
 /// in another layout: elementwise arith/math and addptr.
 bool isCheapElementwise(Operation *op) {

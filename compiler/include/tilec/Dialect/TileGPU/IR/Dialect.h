@@ -38,6 +38,14 @@ BlockedEncodingAttr getBlockedEncoding(Type type);
 /// without one.
 Attribute getLayout(Type type);
 
+/// `type` (a ranked tensor) with its shape and element type and the layout
+/// `layout`.
+RankedTensorType withLayout(Type type, Attribute layout);
+
+/// Makes `operand` (a tensor) have the layout `layout`, through a
+/// convert_layout placed before its owner, unless it has it already.
+void convertOperand(OpOperand &operand, Attribute layout);
+
 /// Whether `layout` spreads a tile's elements over threads in a way the
 /// helpers below understand: a blocked, MMA or dot operand layout, or a
 /// slice of one (nested slices included).

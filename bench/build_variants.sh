@@ -5,7 +5,8 @@
 #   <variant> <benchmark file name> <example> <tilec flags>
 # where the benchmark file name is one tile_bench loads (matmul_d16,
 # attention, attention_causal, attention_d128, attention_d128_causal).
-# Usage: bench/build_variants.sh [list file] (default: the list below).
+# Usage: bench/build_variants.sh [list file] (default: the list below; lines
+# starting with # are comments).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TILEC=build/bin/tilec
@@ -34,7 +35,7 @@ EOF
 if [ $# -gt 0 ]; then list=$(cat "$1"); else list=$(default_list); fi
 rm -rf "$OUT"
 while read -r variant file example flags; do
-  [ -z "$variant" ] && continue
+  [ -z "$variant" ] || [ "${variant:0:1}" = "#" ] && continue
   mkdir -p "$OUT/$variant"
   # shellcheck disable=SC2086  # flags are words
   $TILEC dsl_examples/$example.tile $flags -o "$OUT/$variant/$file.ptx"

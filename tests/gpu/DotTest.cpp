@@ -192,8 +192,8 @@ INSTANTIATE_TEST_SUITE_P(Dot, DotTest,
 /// K. When K is known to be a multiple of 8 (k8; K = 24 and 32), b's tile is
 /// loaded along K in 16-byte vectors and staged transposed by mma.sync, with
 /// 4 and 8 warps (two along N either way) and on a 16x16 block smaller than
-/// the warps' tiles; when it is not (K = 30), one element at a time, staged
-/// row-major.
+/// the warps' tiles, and by wgmma (read K-major); when it is not (K = 30), one
+/// element at a time, staged row-major.
 using DotBStoredNKParam = std::tuple<const char *, int>;
 
 class DotBStoredNKTest
@@ -222,6 +222,8 @@ INSTANTIATE_TEST_SUITE_P(
                       DotBStoredNKParam{"bf16_bnk_k8", 24},
                       DotBStoredNKParam{"fp16_bnk_k8_w8", 24},
                       DotBStoredNKParam{"bf16_bnk_k8_w8", 32},
+                      DotBStoredNKParam{"fp16_bnk_k8_wgmma", 24},
+                      DotBStoredNKParam{"fp16_bnk_k8_wgmma", 32},
                       DotBStoredNKParam{"fp16_bnk_k8_16x16x16_w4", 8},
                       DotBStoredNKParam{"fp16_bnk_k8_16x16x16_w4", 16}),
     [](const ::testing::TestParamInfo<DotBStoredNKParam> &Info) {
@@ -295,7 +297,8 @@ TEST_P(DotInt8Test, MatchesExactly) {
     std::vector<std::int8_t> Out(Count);
     std::vector<float> F = examples::randomFloats(Count, -128, 128, Seed);
     for (std::size_t I = 0; I < Count; ++I)
-      Out[I] = static_cast<std::int8_t>(std::clamp(std::floor(F[I]), -128.f, 127.f));
+      Out[I] =
+          static_cast<std::int8_t>(std::clamp(std::floor(F[I]), -128.f, 127.f));
     return Out;
   };
   std::vector<std::int8_t> A = Bytes(M * Kd, 121), B = Bytes(Kd * N, 122);
@@ -325,9 +328,12 @@ TEST_P(DotInt8Test, MatchesExactly) {
 /// and 8 warps) and the FMA units (BK 16), on sizes that are not multiples
 /// of the blocks.
 std::vector<DotInt8Param> dotInt8Cases() {
-  return {{"", 100, 70, 30},         {"", 64, 64, 32},
-          {"_acc", 100, 70, 32},     {"_bk16_acc", 100, 70, 13},
-          {"_128x128_w8", 200, 150, 64}, {"_128x128_w8", 128, 128, 50}};
+  return {{"", 100, 70, 30},
+          {"", 64, 64, 32},
+          {"_acc", 100, 70, 32},
+          {"_bk16_acc", 100, 70, 13},
+          {"_128x128_w8", 200, 150, 64},
+          {"_128x128_w8", 128, 128, 50}};
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -470,6 +476,12 @@ std::vector<MatmulCase> matmulCases() {
     Cases.push_back({T, "64x32x16_w4", "pipe_bnk", 208, 144, 304, false, true});
     Cases.push_back({T, Base, "wgmma_pipe_bnk", 208, 144, 304, false, true});
   }
+  // wgmma reads such a b K-major from its transposed slots: 256-byte rows
+  // (panels) for BK=128, and 8 warps.
+  Cases.push_back(
+      {"fp16", "64x32x128_w4", "wgmma_pipe_bnk", 208, 144, 304, false, true});
+  Cases.push_back(
+      {"fp16", "128x128x32_w8", "wgmma_pipe_bnk", 272, 400, 528, false, true});
   for (std::string V : {"pipe_bnk_acc", "pipe_bnk_s2", "pipe_bnk_rev"}) {
     Cases.push_back({"fp16", Base, V, 208, 144, 304, false, true});
     Cases.push_back({"fp16", Base, V, 64, 80, 16, false, true});
@@ -601,8 +613,8 @@ TEST_P(AttentionBlockTest, MatchesDoubleReference) {
 
 /// Full and partial blocks of each attention_block module: warps all along
 /// M (the softmax and p stay in registers), warps split along N (w8 on 64
-/// rows: reductions across warps, p through shared memory), a 128-wide head
-/// and a block smaller than the warps' tile (replicated warps).
+/// rows: reductions across warps, p through shared memory), a 128-wide head,
+/// a block smaller than the warps' tile (replicated warps), and wgmma.
 std::vector<AttentionParam> attentionCases() {
   std::vector<AttentionParam> Cases;
   for (const char *Module : {"trans", "strides", "trans_bm64_w8"})
@@ -615,6 +627,12 @@ std::vector<AttentionParam> attentionCases() {
     Cases.emplace_back("strides_d128_bn32", 60, NKv);
   for (int NQ : {16, 9})
     Cases.emplace_back("trans_bm16_w4", NQ, 13);
+  // wgmma (sm_90a): q and p read from registers, k^T as a K-major b.
+  for (const char *Module : {"trans_wgmma", "strides_wgmma"})
+    for (int NKv : {64, 40})
+      Cases.emplace_back(Module, 50, NKv);
+  Cases.emplace_back("strides_bm128_w8_wgmma", 100, 40);
+  Cases.emplace_back("strides_d128_bn32_wgmma", 60, 20);
   return Cases;
 }
 
@@ -638,8 +656,8 @@ class DotReduceTest
 
 TEST_P(DotReduceTest, MatchesDoubleReference) {
   auto [Module, M, N, Kd] = GetParam();
-  const std::string What = std::string(Module) + " " + std::to_string(M) +
-                           "x" + std::to_string(N) + "x" + std::to_string(Kd);
+  const std::string What = std::string(Module) + " " + std::to_string(M) + "x" +
+                           std::to_string(N) + "x" + std::to_string(Kd);
   tile::Kernel K = kernel(std::string("dot_reduce_") + Module, "k_dot_reduce");
   ASSERT_LE(M, K.info().constexprInt("BM"));
   ASSERT_LE(N, K.info().constexprInt("BN"));

@@ -120,17 +120,21 @@ int64_t mlir::tilec::getScratchBytes(Operation *op) {
           })
           .Case([](tile::DotOp dot) -> int64_t {
             // Operands are staged (a, then b) unless they arrive in dot
-            // operand registers, which wgmma cannot read: it stages every
-            // operand but pipelined slots.
+            // operand registers, which wgmma reads for a only: it stages
+            // every other operand but pipelined slots.
             auto a = cast<RankedTensorType>(dot.getA().getType());
             bool wgmma = isWgmmaDot(dot);
             int64_t elements = 0;
             for (Value operand : {dot.getA(), dot.getB()}) {
               auto type = cast<RankedTensorType>(operand.getType());
-              bool inRegisters = isa_and_nonnull<tilegpu::DotOperandEncodingAttr>(
-                  type.getEncoding());
+              bool inRegisters =
+                  isa_and_nonnull<tilegpu::DotOperandEncodingAttr>(
+                      type.getEncoding());
               bool inSlot = operand.getDefiningOp<tilegpu::LocalLoadOp>();
-              if (wgmma ? !inSlot : !inRegisters)
+              bool readInPlace =
+                  wgmma ? inSlot || (inRegisters && operand == dot.getA())
+                        : inRegisters;
+              if (!readInPlace)
                 elements += type.getNumElements();
             }
             return elements * getElementBytes(a);
@@ -257,8 +261,8 @@ SharedMemoryAllocation::SharedMemoryAllocation(Operation *function) {
   });
   SmallVector<BufferRequest> requests;
   for (const SharedBuffer &buffer : buffers)
-    requests.push_back({buffer.bytes, buffer.lifetime,
-                        getScratchAlignment(buffer.owner)});
+    requests.push_back(
+        {buffer.bytes, buffer.lifetime, getScratchAlignment(buffer.owner)});
   SmallVector<int64_t> offsets = assignOffsets(requests, sharedBytes);
   for (auto [buffer, offset] : llvm::zip(buffers, offsets))
     buffer.offset = offset;

@@ -9,8 +9,8 @@
 // one slot per element (getScratchBytes: elements * element bytes; i1 kept
 // as i8).
 // Replicated elements are stored by each replica, with the same value.
-// An mma.sync accumulator converted into the a operand of a product with the
-// same layout moves nothing (tilegpu::isRegisterConversion).
+// An MMA accumulator (every warp along M) converted into the a operand of a
+// product with the same layout moves nothing (tilegpu::isRegisterConversion).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,8 +27,8 @@ namespace {
 
 /// Maps an element's index in the source to its row-major position in the
 /// result (an i32).
-using PositionFn = function_ref<Value(Location, RewriterBase &,
-                                      ArrayRef<Value>)>;
+using PositionFn =
+    function_ref<Value(Location, RewriterBase &, ArrayRef<Value>)>;
 
 /// Largest number of elements a thread can move to or from scratch in one
 /// aligned vector access (up to 16 bytes), for a tile of `shape` in `layout`
@@ -78,10 +78,9 @@ Value moveThroughScratch(Operation *op, Value src, Value packedSrc,
     return LLVM::GEPOp::create(rewriter, loc, base.getType(), slotType, base,
                                position);
   };
-  int64_t slotBytes =
-      slotType.isIntOrFloat()
-          ? std::max(1u, slotType.getIntOrFloatBitWidth() / 8)
-          : 8;
+  int64_t slotBytes = slotType.isIntOrFloat()
+                          ? std::max(1u, slotType.getIntOrFloatBitWidth() / 8)
+                          : 8;
   auto vectorType = [&](unsigned vec) -> Type {
     return vec == 1 ? slotType : VectorType::get(vec, slotType);
   };
@@ -100,10 +99,11 @@ Value moveThroughScratch(Operation *op, Value src, Value packedSrc,
       Value value = srcElements[first + i];
       if (isBool)
         value = LLVM::ZExtOp::create(rewriter, loc, slotType, value);
-      stored = storeVec == 1 ? value
-                             : LLVM::InsertElementOp::create(
-                                   rewriter, loc, stored, value,
-                                   i32Constant(loc, rewriter, i));
+      stored =
+          storeVec == 1
+              ? value
+              : LLVM::InsertElementOp::create(rewriter, loc, stored, value,
+                                              i32Constant(loc, rewriter, i));
     }
     Value position = positionOf(loc, rewriter, srcIndices[first]);
     LLVM::StoreOp::create(rewriter, loc, stored, slotAddress(position),
@@ -125,10 +125,11 @@ Value moveThroughScratch(Operation *op, Value src, Value packedSrc,
         LLVM::LoadOp::create(rewriter, loc, vectorType(loadVec),
                              slotAddress(position), loadVec * slotBytes);
     for (unsigned i = 0; i < loadVec; ++i) {
-      Value value = loadVec == 1 ? loaded
-                                 : LLVM::ExtractElementOp::create(
-                                       rewriter, loc, loaded,
-                                       i32Constant(loc, rewriter, i));
+      Value value =
+          loadVec == 1
+              ? loaded
+              : LLVM::ExtractElementOp::create(rewriter, loc, loaded,
+                                               i32Constant(loc, rewriter, i));
       if (isBool)
         value = LLVM::TruncOp::create(rewriter, loc, element, value);
       results.push_back(value);

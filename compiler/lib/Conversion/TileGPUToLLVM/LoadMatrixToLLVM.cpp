@@ -39,10 +39,9 @@ Value elementAddress(Location loc, RewriterBase &rewriter,
 SmallVector<Value> emitLdmatrix(Location loc, RewriterBase &rewriter,
                                 const StagedOperand &operand, unsigned count,
                                 bool trans, Value row, Value col) {
-  Value offset =
-      emitSwizzledOffset(loc, rewriter, operand.shared, operand.shape[0],
-                         operand.shape[1],
-                         operand.element.getIntOrFloatBitWidth() / 8, row, col);
+  Value offset = emitSwizzledOffset(
+      loc, rewriter, operand.shared, operand.shape[0], operand.shape[1],
+      operand.element.getIntOrFloatBitWidth() / 8, row, col);
   Value ptr =
       LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
                                elementAddress(loc, rewriter, operand, offset));
@@ -116,15 +115,17 @@ Value mlir::tilec::emitSwizzledOffset(
 Value mlir::tilec::getSlotAddress(Location loc, RewriterBase &rewriter,
                                   Value base, Value slot,
                                   tilegpu::MemDescType buffer, Type element) {
-  Value first = LLVM::MulOp::create(
-      rewriter, loc, slot, i32Constant(loc, rewriter, buffer.getSlotElements()));
+  Value first =
+      LLVM::MulOp::create(rewriter, loc, slot,
+                          i32Constant(loc, rewriter, buffer.getSlotElements()));
   return LLVM::GEPOp::create(rewriter, loc, base.getType(), element, base,
                              first);
 }
 
 Value mlir::tilec::getLocalLoadAddress(Location loc,
                                        ConversionPatternRewriter &rewriter,
-                                       tilegpu::LocalLoadOp slot, Type element) {
+                                       tilegpu::LocalLoadOp slot,
+                                       Type element) {
   return getSlotAddress(loc, rewriter,
                         rewriter.getRemappedValue(slot.getBuffer()),
                         rewriter.getRemappedValue(slot.getSlot()),
@@ -143,7 +144,8 @@ tilegpu::MmaEncodingAttr mlir::tilec::getTensorCoreLayout(tile::DotOp dot,
   if (version == 2 && input.isF32() && dot.getInputPrecision() == "tf32" &&
       cType.getElementType().isF32())
     return mma;
-  if (version == 2 && input.isInteger(8) && cType.getElementType().isInteger(32))
+  if (version == 2 && input.isInteger(8) &&
+      cType.getElementType().isInteger(32))
     return mma;
   dot.emitOpError("has an MMA accumulator but no tensor-core instruction "
                   "multiplies ")
@@ -160,12 +162,10 @@ StagedOperand mlir::tilec::stageOperand(Location loc, RewriterBase &rewriter,
   ArrayRef<int64_t> shape = type.getShape();
   Attribute srcLayout = type.getEncoding();
   unsigned srcFastest = tilegpu::getLayoutOrder(srcLayout).front();
-  // A b operand of mma.sync whose registers run along K is stored
-  // transposed ([N, K]), so that its runs stay vectors; ldmatrix without
-  // .trans reads it. Everything else is stored row-major (wgmma's
-  // descriptors read b N-major).
-  bool transposed = layout.getOpIdx() == 1 &&
-                    layout.getMmaParent().getVersion() == 2 && srcFastest == 0;
+  // A b operand whose registers run along K is stored transposed ([N, K]),
+  // so that its runs stay vectors; ldmatrix without .trans reads it, and
+  // wgmma as a K-major b. Everything else is stored row-major.
+  bool transposed = layout.getOpIdx() == 1 && srcFastest == 0;
   SmallVector<unsigned> order =
       transposed ? SmallVector<unsigned>{0, 1} : SmallVector<unsigned>{1, 0};
   StagedOperand operand{
@@ -192,10 +192,10 @@ StagedOperand mlir::tilec::stageOperand(Location loc, RewriterBase &rewriter,
                                                elements[first + i],
                                                i32Constant(loc, rewriter, i));
     }
-    Value offset = emitSwizzledOffset(
-        loc, rewriter, operand.shared, shape[0], shape[1],
-        element.getIntOrFloatBitWidth() / 8, indices[first][0],
-        indices[first][1]);
+    Value offset =
+        emitSwizzledOffset(loc, rewriter, operand.shared, shape[0], shape[1],
+                           element.getIntOrFloatBitWidth() / 8,
+                           indices[first][0], indices[first][1]);
     LLVM::StoreOp::create(rewriter, loc, stored,
                           elementAddress(loc, rewriter, operand, offset),
                           run * 2);
@@ -203,10 +203,11 @@ StagedOperand mlir::tilec::stageOperand(Location loc, RewriterBase &rewriter,
   return operand;
 }
 
-std::optional<StagedOperand> mlir::tilec::stageDotOperand(
-    Location loc, RewriterBase &rewriter, tile::DotOp dot, unsigned index,
-    Value packed, tilegpu::MmaEncodingAttr mma, Type element,
-    int64_t &stagedElements) {
+std::optional<StagedOperand>
+mlir::tilec::stageDotOperand(Location loc, RewriterBase &rewriter,
+                             tile::DotOp dot, unsigned index, Value packed,
+                             tilegpu::MmaEncodingAttr mma, Type element,
+                             int64_t &stagedElements) {
   Value scratch = getScratchBase(loc, rewriter, dot);
   if (!scratch)
     return std::nullopt;
@@ -215,11 +216,10 @@ std::optional<StagedOperand> mlir::tilec::stageDotOperand(
       rewriter, loc, scratch.getType(), element, scratch,
       ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(stagedElements)});
   stagedElements += cast<RankedTensorType>(value.getType()).getNumElements();
-  return stageOperand(
-      loc, rewriter, value, packed, base,
-      tilegpu::DotOperandEncodingAttr::get(rewriter.getContext(), index, mma,
-                                           2),
-      element);
+  return stageOperand(loc, rewriter, value, packed, base,
+                      tilegpu::DotOperandEncodingAttr::get(
+                          rewriter.getContext(), index, mma, 2),
+                      element);
 }
 
 SmallVector<Value> mlir::tilec::loadOperandStep(Location loc,
@@ -307,7 +307,8 @@ SmallVector<Value> mlir::tilec::loadOperand(Location loc,
   int64_t repK = layout.getRepetitions(shape)[layout.getOpIdx() == 0 ? 1 : 0];
   SmallVector<Value> results(tilegpu::getTotalElemsPerThread(layout, shape));
   for (int64_t k = 0; k < repK; ++k) {
-    SmallVector<Value> step = loadOperandStep(loc, rewriter, operand, thread, k);
+    SmallVector<Value> step =
+        loadOperandStep(loc, rewriter, operand, thread, k);
     for (auto [position, element] :
          llvm::zip_equal(getStepPositions(layout, shape, k), step))
       results[position] = element;
@@ -329,6 +330,30 @@ mlir::tilec::getStepPositions(tilegpu::DotOperandEncodingAttr layout,
     for (int64_t i = 0; i < perStep; ++i)
       positions.push_back((r * repK + k) * perStep + i);
   return positions;
+}
+
+SmallVector<Value> mlir::tilec::packRegisters(Location loc,
+                                              RewriterBase &rewriter,
+                                              ArrayRef<Value> elements,
+                                              size_t first, unsigned count,
+                                              unsigned perRegister) {
+  Type i32 = rewriter.getI32Type();
+  SmallVector<Value> registers;
+  for (unsigned r = 0; r < count; ++r) {
+    if (perRegister == 1) {
+      registers.push_back(
+          LLVM::BitcastOp::create(rewriter, loc, i32, elements[first + r]));
+      continue;
+    }
+    auto vectorType = VectorType::get(perRegister, elements.front().getType());
+    Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
+    for (unsigned j = 0; j < perRegister; ++j)
+      vector = LLVM::InsertElementOp::create(
+          rewriter, loc, vector, elements[first + perRegister * r + j],
+          i32Constant(loc, rewriter, j));
+    registers.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, vector));
+  }
+  return registers;
 }
 
 namespace {
@@ -390,9 +415,9 @@ struct LocalLoadOpConversion : OpConversionPattern<tilegpu::LocalLoadOp> {
         cast<tilegpu::SwizzledSharedEncodingAttr>(buffer.getEncoding()),
         cast<tilegpu::DotOperandEncodingAttr>(type.getEncoding()),
         SmallVector<int64_t>(type.getShape()), element};
-    rewriter.replaceOp(
-        op, packElements(loc, loadOperand(loc, rewriter, operand), converted,
-                         rewriter));
+    rewriter.replaceOp(op,
+                       packElements(loc, loadOperand(loc, rewriter, operand),
+                                    converted, rewriter));
     return success();
   }
 };

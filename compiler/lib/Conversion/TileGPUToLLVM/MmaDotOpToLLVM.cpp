@@ -5,13 +5,13 @@
 // column-major b): m16n8k16 on fp16 or bf16 inputs and m16n8k8 on fp32
 // inputs as tf32 (input_precision "tf32"), accumulating in fp32, and
 // m16n8k32 on i8 inputs accumulating in i32. tf32 and i8 operands always
-// arrive in their dot operand registers (1 and 4 elements per register). An operand that a local_load reads from a
-// pipelined shared-memory slot is read from that slot; one already in its
-// dot operand layout is read from registers; any other operand is staged
-// by the dot itself in its shared-memory scratch (a at the start, b after
-// it). Operands in shared memory are read one K step at a time with
-// ldmatrix just before its products, so that only one step's operands are
-// live at a time.
+// arrive in their dot operand registers (1 and 4 elements per register). An
+// operand that a local_load reads from a pipelined shared-memory slot is read
+// from that slot; one already in its dot operand layout is read from registers;
+// any other operand is staged by the dot itself in its shared-memory scratch (a
+// at the start, b after it). Operands in shared memory are read one K step at a
+// time with ldmatrix just before its products, so that only one step's operands
+// are live at a time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,31 +26,6 @@ using namespace mlir;
 using namespace mlir::tilec;
 
 namespace {
-
-/// Packs `count` 32-bit registers of `perRegister` elements each (2 16-bit
-/// ones, or 1 fp32) from `elements` starting at `first`, the lower k in the
-/// low half.
-SmallVector<Value> packRegisters(Location loc, RewriterBase &rewriter,
-                                 ArrayRef<Value> elements, size_t first,
-                                 unsigned count, unsigned perRegister) {
-  Type i32 = rewriter.getI32Type();
-  SmallVector<Value> registers;
-  for (unsigned r = 0; r < count; ++r) {
-    if (perRegister == 1) {
-      registers.push_back(
-          LLVM::BitcastOp::create(rewriter, loc, i32, elements[first + r]));
-      continue;
-    }
-    auto vectorType = VectorType::get(perRegister, elements.front().getType());
-    Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
-    for (unsigned j = 0; j < perRegister; ++j)
-      vector = LLVM::InsertElementOp::create(
-          rewriter, loc, vector, elements[first + perRegister * r + j],
-          i32Constant(loc, rewriter, j));
-    registers.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, vector));
-  }
-  return registers;
-}
 
 /// Where one operand's registers come from: its converted value in a dot
 /// operand layout, or its staged copy in shared memory.
@@ -143,11 +118,11 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
                           : input.isBF16() ? "bf16"
                           : isInt          ? "s8"
                                            : "tf32";
-    std::string text = llvm::formatv(
-        "mma.sync.aligned.m16n8k{0}.row.col.{2}.{1}.{1}.{2} "
-        "{{$0, $1, $2, $3}, {{$4, $5, $6, $7}, {{$8, $9}, "
-        "{{$10, $11, $12, $13};\n",
-        8 * kWidth, inputName, isInt ? "s32" : "f32");
+    std::string text =
+        llvm::formatv("mma.sync.aligned.m16n8k{0}.row.col.{2}.{1}.{1}.{2} "
+                      "{{$0, $1, $2, $3}, {{$4, $5, $6, $7}, {{$8, $9}, "
+                      "{{$10, $11, $12, $13};\n",
+                      8 * kWidth, inputName, isInt ? "s32" : "f32");
     std::string out = isInt ? "=r" : "=f";
     SmallVector<std::string> constraints{out, out, out, out, "r", "r", "r",
                                          "r", "r", "r", "0", "1", "2", "3"};
@@ -166,10 +141,10 @@ struct MmaDotOpConversion : OpConversionPattern<tile::DotOp> {
               packRegisters(loc, rewriter, b, n * 2 * kWidth, 2, kWidth));
           size_t first = (m * reps[1] + n) * 4;
           operands.append(acc.begin() + first, acc.begin() + first + 4);
-          Operation *asmOp = emitAsm(loc, rewriter,
-                                     {accType, accType, accType, accType},
-                                     operands, text, constraints,
-                                     /*hasSideEffects=*/false);
+          Operation *asmOp =
+              emitAsm(loc, rewriter, {accType, accType, accType, accType},
+                      operands, text, constraints,
+                      /*hasSideEffects=*/false);
           for (unsigned i = 0; i < 4; ++i)
             acc[first + i] = LLVM::ExtractValueOp::create(
                 rewriter, loc, asmOp->getResult(0), i);

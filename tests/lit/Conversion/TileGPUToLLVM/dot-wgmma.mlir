@@ -4,6 +4,7 @@
 // scratch, a proxy fence and a barrier, then per K step of 16 one
 // wgmma.mma_async.m64n64k16 (32 fp32 accumulators per thread, b N-major)
 // between wgmma.fence and the commit; the wait returns the accumulators.
+// Then a b stored K-major, and an a read from registers.
 
 #a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -25,15 +26,28 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     return %d : tensor<64x64xf32, #mma>
   }
 
-  // A b running along K is still stored N-major, as the descriptors read
-  // it: one element at a time.
+  // A b running along K is stored transposed ([N, K], 16-byte vectors) and
+  // read as a K-major b (imm-trans-b 0).
   // CHECK-LABEL: llvm.func @dot_nk
-  // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
-  // CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<3>
+  // CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store
   // CHECK: nvvm.barrier0
-  // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $32, $33, p, 1, 1, 0, 1;
+  // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $32, $33, p, 1, 1, 0, 0;
   func.func @dot_nk(%a: tensor<64x32xf16, #a>, %b: tensor<32x64xf16, #bnk>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> attributes {"tilegpu.num-warps" = 4 : i32} {
     %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a> * tensor<32x64xf16, #bnk> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
+
+  // An a in its dot operand registers (flash attention's p) is read from
+  // them: four registers per K step, nothing staged but b.
+  // CHECK-LABEL: llvm.func @dot_a_registers
+  // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store
+  // CHECK: wgmma.fence.sync.aligned;
+  // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1, 1;
+  // CHECK: wgmma.wait_group.sync.aligned 0;
+  func.func @dot_a_registers(%a: tensor<64x32xf16, #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>, %b: tensor<32x64xf16, #b>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %d = tile.dot %a, %b, %c : tensor<64x32xf16, #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #b> -> tensor<64x64xf32, #mma>
     return %d : tensor<64x64xf32, #mma>
   }
 }

@@ -99,6 +99,13 @@ SmallVector<Value> loadOperand(Location loc, RewriterBase &rewriter,
 SmallVector<int64_t> getStepPositions(tilegpu::DotOperandEncodingAttr layout,
                                       ArrayRef<int64_t> shape, int64_t k);
 
+/// Packs `count` 32-bit operand registers of `perRegister` elements each (2
+/// 16-bit ones, or 1 fp32) from `elements` starting at `first`, the lower k
+/// in the low half: the registers mma.sync and wgmma read.
+SmallVector<Value> packRegisters(Location loc, RewriterBase &rewriter,
+                                 ArrayRef<Value> elements, size_t first,
+                                 unsigned count, unsigned perRegister);
+
 } // namespace mlir::tilec
 
 #endif // TILEC_CONVERSION_TILEGPUTOLLVM_LOADMATRIX_H

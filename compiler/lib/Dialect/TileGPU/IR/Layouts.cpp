@@ -135,9 +135,8 @@ bool mlir::tilegpu::isRegisterConversion(RankedTensorType src,
                                          RankedTensorType dst) {
   auto mma = dyn_cast_or_null<MmaEncodingAttr>(src.getEncoding());
   auto dot = dyn_cast_or_null<DotOperandEncodingAttr>(dst.getEncoding());
-  if (!mma || !dot || mma.getVersion() != 2 || dot.getParent() != mma ||
-      dot.getOpIdx() != 0 || dot.getKWidth() != 2 ||
-      mma.getWarpsPerCTA()[1] != 1)
+  if (!mma || !dot || dot.getParent() != mma || dot.getOpIdx() != 0 ||
+      dot.getKWidth() != 2 || mma.getWarpsPerCTA()[1] != 1)
     return false;
   Type element = src.getElementType();
   return element == dst.getElementType() && element.isIntOrFloat() &&

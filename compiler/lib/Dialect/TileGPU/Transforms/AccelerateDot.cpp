@@ -126,8 +126,8 @@ struct AccelerateDotPass
     auto cType = cast<RankedTensorType>(dot.getC().getType());
     Type input = aType.getElementType(), acc = cType.getElementType();
     bool is16Bit = (input.isF16() || input.isBF16()) && acc.isF32();
-    bool isTF32 = input.isF32() && acc.isF32() &&
-                  dot.getInputPrecision() == "tf32";
+    bool isTF32 =
+        input.isF32() && acc.isF32() && dot.getInputPrecision() == "tf32";
     bool isInt8 = input.isInteger(8) && acc.isInteger(32);
     if (!(is16Bit || isTF32 || isInt8))
       return;
@@ -153,11 +153,13 @@ struct AccelerateDotPass
     }
     // The operands mostly keep their layouts: the lowering stages them in
     // shared memory and reads one K step at a time into the registers of the
-    // dot operand layouts (fewer live registers than converting them whole).
-    // On mma.sync an a operand computed from another dot, or that does not
-    // change in the loop around the dot, is converted to its registers once
-    // instead. tf32 and i8 operands are always converted to their registers
-    // (kWidth elements per register), through shared memory.
+    // dot operand layouts (mma.sync; fewer live registers than converting
+    // them whole), or has wgmma read them there. An a operand computed from
+    // another dot, or that does not change in the loop around the dot, is
+    // converted to its registers once instead (both instructions read a from
+    // registers; for a chained dot the conversion moves nothing). tf32 and
+    // i8 operands are always converted to their registers (kWidth elements
+    // per register), through shared memory.
     OpBuilder builder(dot);
     Value a = dot.getA(), b = dot.getB();
     if (!is16Bit) {
@@ -165,16 +167,14 @@ struct AccelerateDotPass
                     DotOperandEncodingAttr::get(context, 0, mma, kWidth));
       b = convertTo(builder, b,
                     DotOperandEncodingAttr::get(context, 1, mma, kWidth));
-    } else if (mma.getVersion() == 2 &&
-               (chains.fedA.contains(dot) ||
-                isLoopInvariant(a, dot->getParentOfType<scf::ForOp>()))) {
+    } else if (chains.fedA.contains(dot) ||
+               isLoopInvariant(a, dot->getParentOfType<scf::ForOp>())) {
       a = convertTo(builder, a,
                     DotOperandEncodingAttr::get(context, 0, mma, 2));
     }
     Value c = convertTo(builder, dot.getC(), mma);
-    auto product =
-        tile::DotOp::create(builder, dot.getLoc(), c.getType(), a, b, c,
-                            dot.getInputPrecisionAttr());
+    auto product = tile::DotOp::create(builder, dot.getLoc(), c.getType(), a, b,
+                                       c, dot.getInputPrecisionAttr());
     Value result = convertTo(builder, product, cType.getEncoding());
     dot.replaceAllUsesWith(result);
     dot.erase();

@@ -58,13 +58,15 @@ struct LoopPlan {
   /// other stage-0 ops, computed from the induction variable and
   /// invariants, also run for the current iteration when it needs them).
   llvm::SmallPtrSet<Operation *, 16> aheadOps;
-  /// Whether each iteration's wgmma group stays in flight into the next
-  /// iteration (every dot is a wgmma whose accumulator is only carried).
-  bool wgmmaInFlight = false;
+  /// The wgmma dots whose group stays in flight into the next iteration
+  /// (their result is only carried to it).
+  llvm::SmallPtrSet<Operation *, 2> inFlightDots;
 
   /// Slots per load: one more than the stages when the previous iteration's
   /// wgmma may still read its slot while this iteration's copies are issued.
-  unsigned getNumSlots() const { return numStages + (wgmmaInFlight ? 1 : 0); }
+  unsigned getNumSlots() const {
+    return numStages + (inFlightDots.empty() ? 0 : 1);
+  }
   /// Iterations between a load's copy and the dot that reads it.
   unsigned getDistance() const { return numStages - 1; }
   /// Whether the dots run on wgmma (read the slots through the async proxy).
@@ -85,8 +87,8 @@ bool isPositiveZero(Value value) {
 /// direction of its copies; false when its load cannot be copied
 /// asynchronously. The copies run along the load layout's fastest
 /// dimension: 1 (the slot stores the tile row-major), or 0 for a b operand
-/// of mma.sync (the slot stores it transposed, as [N, K], which ldmatrix
-/// reads without .trans; wgmma's descriptors read b N-major only).
+/// (the slot stores it transposed, as [N, K], which ldmatrix reads without
+/// .trans and wgmma as a K-major b).
 bool setCopyWidth(PipelinedLoad &pipelined,
                   const tilec::ModuleAxisInfo &axisInfo) {
   tile::LoadOp load = pipelined.load;
@@ -100,8 +102,7 @@ bool setCopyWidth(PipelinedLoad &pipelined,
   if (!layout || isReplicated(layout, type.getShape()))
     return false;
   unsigned dim = layout.getOrder()[0];
-  auto mma = cast<MmaEncodingAttr>(getLayout(pipelined.dot.getC().getType()));
-  if (dim != 1 && !(dim == 0 && pipelined.opIdx == 1 && mma.getVersion() == 2))
+  if (dim != 1 && !(dim == 0 && pipelined.opIdx == 1))
     return false;
   int64_t run = getContigPerThread(layout, type.getShape())[dim];
   int64_t vec = axisInfo.getVectorWidth(load.getPtr(), dim, run);
@@ -184,12 +185,16 @@ bool isSelfContained(LoopPlan &plan) {
   return true;
 }
 
-/// Whether every dot of `plan`'s loop can leave its wgmma group in flight
-/// into the next iteration: each is a wgmma reading both operands from
-/// slots, and its result is only the loop-carried accumulator it reads.
-bool canKeepWgmmaInFlight(LoopPlan &plan) {
+/// The dots of `plan`'s loop that can leave their wgmma group in flight
+/// into the next iteration: every dot of the loop is a wgmma (the others
+/// wait for all groups, in flight or not, when they wait for their own), and
+/// such a dot reads b from a slot and a from a slot or from registers (which
+/// nothing overwrites before its group is done), and its result is only
+/// carried to the next iteration (flash attention's `acc = dot(p, v, acc *
+/// alpha)`, a matmul's `acc = dot(a, b, acc)`).
+llvm::SmallPtrSet<Operation *, 2> findInFlightDots(LoopPlan &plan) {
   Block *body = plan.loop.getBody();
-  bool any = false;
+  llvm::SmallPtrSet<Operation *, 2> dots;
   for (Operation &op : body->without_terminator()) {
     auto dot = dyn_cast<tile::DotOp>(op);
     if (!dot)
@@ -197,23 +202,19 @@ bool canKeepWgmmaInFlight(LoopPlan &plan) {
     auto mma =
         dyn_cast_or_null<MmaEncodingAttr>(getLayout(dot.getC().getType()));
     if (!mma || mma.getVersion() != 3)
-      return false;
+      return {};
     auto fromSlot = [&](unsigned opIdx) {
       return llvm::any_of(plan.loads, [&](PipelinedLoad &pipelined) {
         return pipelined.dot == dot && pipelined.opIdx == opIdx;
       });
     };
-    auto acc = dyn_cast<BlockArgument>(dot.getC());
-    if (!fromSlot(0) || !fromSlot(1) || !dot->hasOneUse() || !acc ||
-        acc.getOwner() != body || !acc.hasOneUse())
-      return false;
-    OpOperand &use = *dot->getUses().begin();
-    if (use.getOwner() != body->getTerminator() ||
-        use.getOperandNumber() + 1 != acc.getArgNumber())
-      return false;
-    any = true;
+    bool aInRegisters = isa_and_nonnull<DotOperandEncodingAttr>(
+        getLayout(dot.getA().getType()));
+    if ((fromSlot(0) || aInRegisters) && fromSlot(1) && dot->hasOneUse() &&
+        dot->getUses().begin()->getOwner() == body->getTerminator())
+      dots.insert(dot);
   }
-  return any;
+  return dots;
 }
 
 /// Whether anything in `loop`'s body may write memory (a store, an atomic,
@@ -277,7 +278,7 @@ std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
   }
   if (!isSelfContained(plan))
     return std::nullopt;
-  plan.wgmmaInFlight = canKeepWgmmaInFlight(plan);
+  plan.inFlightDots = findInFlightDots(plan);
   return plan;
 }
 
@@ -335,14 +336,12 @@ public:
     // passes, before the slots' bytes are reused; in-flight accumulators
     // become final.
     SmallVector<Value> results(newLoop.getResults());
-    if (plan.wgmmaInFlight)
-      for (Operation &op : loop.getBody()->without_terminator())
-        if (auto dot = dyn_cast<tile::DotOp>(op)) {
-          unsigned number = dot->getUses().begin()->getOperandNumber();
-          results[number] = WgmmaWaitOp::create(builder, dot.getLoc(),
-                                                results[number].getType(),
-                                                results[number], 0);
-        }
+    for (Operation *dot : plan.inFlightDots) {
+      unsigned number = dot->getUses().begin()->getOperandNumber();
+      results[number] =
+          WgmmaWaitOp::create(builder, dot->getLoc(), results[number].getType(),
+                              results[number], 0);
+    }
     AsyncWaitOp::create(builder, loc, 0);
     // Every thread's copies have landed and every read of the slots is done
     // before anything reuses their bytes.
@@ -484,10 +483,11 @@ private:
       if ((isa<tile::LoadOp>(op) && plan.stage0.contains(&op)) ||
           plan.aheadOps.contains(&op))
         continue;
+      waitBeforeUse(builder, op, current);
       Operation *clone = builder.clone(op, current);
       // The dot leaves its group in flight; waiting for the previous
       // iteration's group frees that iteration's slots.
-      if (plan.wgmmaInFlight && isa<tile::DotOp>(clone)) {
+      if (plan.inFlightDots.contains(&op)) {
         clone->setAttr(TileGPUDialect::kWgmmaAsyncAttr, builder.getUnitAttr());
         current.map(op.getResult(0),
                     WgmmaWaitOp::create(builder, clone->getLoc(),
@@ -511,6 +511,32 @@ private:
     scf::YieldOp::create(builder, loc, results);
   }
 
+  /// Before `op`, when it is the first to read an accumulator that an
+  /// in-flight dot of the previous iteration still writes, other than as
+  /// that dot's own accumulator (which wgmma chains in order): a wait for
+  /// every group, which `current` maps the accumulator to from then on.
+  /// Placed at the first use, the wait lets the group run while the
+  /// iteration's first ops (and a dot that waits for its own group) go on.
+  void waitBeforeUse(OpBuilder &builder, Operation &op, IRMapping &current) {
+    for (Operation *dot : plan.inFlightDots) {
+      unsigned number = dot->getUses().begin()->getOperandNumber();
+      Value carried = loop.getRegionIterArg(number);
+      if (waited.contains(carried) ||
+          (&op == dot && cast<tile::DotOp>(dot).getC() == carried))
+        continue;
+      bool reads = false;
+      op.walk([&](Operation *nested) {
+        reads |= llvm::is_contained(nested->getOperands(), carried);
+      });
+      if (!reads)
+        continue;
+      waited.insert(carried);
+      Value value = current.lookup(carried);
+      current.map(carried, WgmmaWaitOp::create(builder, dot->getLoc(),
+                                               value.getType(), value, 0));
+    }
+  }
+
   unsigned getLoadIndex(tile::LoadOp load) const {
     for (auto [index, pipelined] : llvm::enumerate(plan.loads))
       if (pipelined.load == load)
@@ -521,6 +547,8 @@ private:
   LoopPlan &plan;
   scf::ForOp loop;
   SmallVector<Value> buffers;
+  /// Carried accumulators already waited for in the new loop's body.
+  llvm::SmallPtrSet<Value, 2> waited;
 };
 
 struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
@@ -567,7 +595,7 @@ struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
                      sharedMemoryLimit;
         };
         if (!fits())
-          plan->wgmmaInFlight = false;
+          plan->inFlightDots.clear();
         while (plan->numStages > 2 && !fits())
           --plan->numStages;
         if (!fits())

@@ -94,7 +94,7 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
 // [4, 2]; the second dot's a operand is converted to its registers, and so
 // is an a operand that does not change in the loop around its dot. A loaded
 // b stays as it is (the lowering stages it). On sm_90a both run on wgmma,
-// whose operands are staged.
+// which reads the same a operands from registers.
 #a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
 module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
   // CHECK-LABEL: func.func @chained
@@ -103,9 +103,10 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
   // CHECK: %[[P:.*]] = tilegpu.convert_layout %{{.*}} : tensor<128x64xf16, #blocked> -> tensor<128x64xf16, #tilegpu.dot_op<{opIdx = 0, parent = #tilegpu.mma<{version = 2, warpsPerCTA = [8, 1], instrShape = [16, 8]}>, kWidth = 2}>>
   // CHECK: tile.dot %[[P]], %{{.*}}, %{{.*}} : {{.*}} -> tensor<128x32xf32, #tilegpu.mma<{version = 2, warpsPerCTA = [8, 1], instrShape = [16, 8]}>>
   // WGMMA-LABEL: func.func @chained
-  // WGMMA-NOT: dot_op
-  // WGMMA: tile.dot {{.*}} -> tensor<128x64xf32, #tilegpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 8]}>>
-  // WGMMA: tile.dot {{.*}} -> tensor<128x32xf32, #tilegpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 8]}>>
+  // WGMMA: scf.for
+  // WGMMA: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<128x32xf16, #tilegpu.dot_op<{opIdx = 0, parent = #tilegpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 8]}>, kWidth = 2}>> * tensor<32x64xf16, #blocked> -> tensor<128x64xf32, #tilegpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 8]}>>
+  // WGMMA: %[[P3:.*]] = tilegpu.convert_layout %{{.*}} : tensor<128x64xf16, #blocked> -> tensor<128x64xf16, #tilegpu.dot_op<{opIdx = 0, parent = #tilegpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 8]}>, kWidth = 2}>>
+  // WGMMA: tile.dot %[[P3]], %{{.*}}, %{{.*}} : {{.*}} -> tensor<128x32xf32, #tilegpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 8]}>>
   func.func @chained(%q: tensor<128x32xf16, #a>, %k: tensor<32x64x!tile.ptr<f16>, #a>, %v: tensor<64x32xf16, #a>, %s0: tensor<128x64xf32, #a>, %o0: tensor<128x32xf32, #a>, %n: index) -> tensor<128x32xf32, #a> attributes {"tilegpu.num-warps" = 8 : i32} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index

@@ -99,11 +99,11 @@ std::optional<DimDistribution> getDimDistribution(Attribute layout,
                                                   unsigned dim);
 
 /// Whether converting a tile of type `src` to type `dst` moves nothing: an
-/// mma.sync accumulator tile (version 2, every warp along M) of 16-bit
-/// elements with whole 16x16 tiles, into the a operand layout of a product
-/// with the same MMA layout. Each thread's registers already are the a
-/// fragments, in the same order (two adjacent 16x8 accumulator tiles are one
-/// 16x16 a tile).
+/// MMA accumulator tile (mma.sync with every warp along M, or wgmma) of
+/// 16-bit elements with whole 16x16 tiles, into the a operand layout of a
+/// product with the same MMA layout. Each thread's registers already are the
+/// a fragments, in the same order (two adjacent 16x8 accumulator tiles are
+/// one 16x16 a tile; wgmma's register a has mma.sync's fragments).
 bool isRegisterConversion(RankedTensorType src, RankedTensorType dst);
 
 /// Whether several threads hold copies of the same element of a tile of

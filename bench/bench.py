@@ -204,12 +204,18 @@ def attention_blocks(acc, l_i, m_i, q, k_ptrs, v_ptrs, offs_m, offs_n, lo, hi,
     for start_n in range(lo, hi, BLOCK_N):
         start_n = tl.multiple_of(start_n, BLOCK_N)
         k_t = tl.load(k_ptrs + start_n * HEAD_DIM)
-        s = tl.dot(q, k_t) * qk_scale
+        s = tl.dot(q, k_t)
         if ON_DIAGONAL:
             keys = start_n + offs_n
-            s = tl.where(offs_m[:, None] >= keys[None, :], s, float("-inf"))
-        m_new = tl.maximum(m_i, tl.max(s, 1))
-        p = tl.math.exp2(s - m_new[:, None])
+            s = tl.where(offs_m[:, None] >= keys[None, :], s * qk_scale,
+                         float("-inf"))
+            m_new = tl.maximum(m_i, tl.max(s, 1))
+            s = s - m_new[:, None]
+        else:
+            # As the tutorial: scale and shift in one fma.
+            m_new = tl.maximum(m_i, tl.max(s, 1) * qk_scale)
+            s = s * qk_scale - m_new[:, None]
+        p = tl.math.exp2(s)
         alpha = tl.math.exp2(m_i - m_new)
         l_i = l_i * alpha + tl.sum(p, 1)
         v = tl.load(v_ptrs + start_n * HEAD_DIM)
@@ -395,7 +401,7 @@ def matmul_cases(configs):
 
 
 # tilec's attention specializations: (PTX name, head dim, causal).
-ATTENTION_VARIANTS = (("attention", 64, False), ("attention_causal", 64, True),
+ATTENTION_VARIANTS = (("attention_d64", 64, False), ("attention_causal", 64, True),
                       ("attention_d128", 128, False), ("attention_d128_causal", 128, True))
 LOG2E = 1.4426950408889634
 
@@ -489,12 +495,12 @@ DEFAULT_CONFIGS = {
                        "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8},
     "matmul_bf16_d16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 256,
                             "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8},
-    "attention.ptx": {"num_warps": 4, "num_stages": 3, "BLOCK_M": 64, "BLOCK_N": 64},
+    "attention_d64.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128, "BLOCK_N": 64},
     "attention_causal.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128,
-                             "BLOCK_N": 32},
-    "attention_d128.ptx": {"num_warps": 4, "num_stages": 3, "BLOCK_M": 64,
+                             "BLOCK_N": 64},
+    "attention_d128.ptx": {"num_warps": 8, "num_stages": 2, "BLOCK_M": 128,
                            "BLOCK_N": 64},
-    "attention_d128_causal.ptx": {"num_warps": 4, "num_stages": 3, "BLOCK_M": 64,
+    "attention_d128_causal.ptx": {"num_warps": 8, "num_stages": 2, "BLOCK_M": 128,
                                   "BLOCK_N": 64},
 }
 

@@ -53,7 +53,7 @@ rm -f "$OUT/gpu_part.log"
   timeout 120 build/bin/softmax --ptx build/dsl_examples/softmax_16384.ptx \
     --shape 5x16384 --shape 300x9999 --shape 7x1025 2>&1 || status=1
   # Flash-attention's other specializations (causal, head dim 128).
-  for variant in attention_causal attention_d128 attention_d128_causal; do
+  for variant in attention_d64 attention_causal attention_d128 attention_d128_causal; do
     echo "== attention --ptx $variant.ptx"
     timeout 120 build/bin/attention --ptx build/dsl_examples/$variant.ptx 2>&1 || status=1
   done

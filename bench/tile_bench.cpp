@@ -7,7 +7,7 @@
 // (matmul_d16.ptx) and bf16 (matmul_bf16_d16.ptx) at 2048, 4096 and 8192
 // square (specialized for sizes and row strides divisible by 16, as Triton
 // specializes these launches), and
-// flash-attention forward (attention.ptx, attention_causal.ptx,
+// flash-attention forward (attention_d64.ptx, attention_causal.ptx,
 // attention_d128.ptx, attention_d128_causal.ptx) at batch 4, 32 heads,
 // sequence 4096. Each case: random inputs, one checked run (every output
 // against a CPU reference in double; matmul on sampled entries and attention
@@ -444,7 +444,7 @@ int main(int Argc, char **Argv) {
     // took up to ~0.1 s each, so the four cases stay within ~10 s of GPU time.
     const std::size_t Batch = 4, Heads = 32, Seq = 4096;
     for (auto [Name, HeadDim, Causal] :
-         {std::tuple<const char *, std::size_t, bool>{"attention", 64, false},
+         {std::tuple<const char *, std::size_t, bool>{"attention_d64", 64, false},
           {"attention_causal", 64, true},
           {"attention_d128", 128, false},
           {"attention_d128_causal", 128, true}})

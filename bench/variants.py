@@ -5,7 +5,7 @@ every variant here, compare them all in one device call).
 Each directory under --variants holds benchmark kernels built with one
 configuration: matmul_d16.ptx (a matmul_kernel, fp16 A [M, K] @ B [K, N])
 and/or attention*.ptx (attention_fwd, named as tile_bench's attention cases:
-attention, attention_causal, attention_d128, attention_d128_causal), each
+attention_d64, attention_causal, attention_d128, attention_d128_causal), each
 with its .json. tile_bench times them (copied over the benchmark's files,
 TILE_BENCH_ONLY restricted to those cases, its own checks), then Triton's
 kernels from bench.py run with the variant's block sizes, num_warps and
@@ -141,7 +141,7 @@ def main():
              "cuBLAS | tilec/Triton | tilec/cuBLAS | check |",
              "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]
     for variant in sorted(pathlib.Path(args.variants).iterdir()):
-        kernels = ["attention", "attention_causal", "attention_d128",
+        kernels = ["attention_d64", "attention_causal", "attention_d128",
                    "attention_d128_causal"]
         kernels = [k for k in kernels if (variant / f"{k}.ptx").exists()]
         if (variant / "matmul_d16.ptx").exists():

@@ -21,8 +21,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 
@@ -38,12 +38,20 @@ cl::OptionCategory category("tilec options");
 
 cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input .tile file>"),
                                cl::Required, cl::cat(category));
-cl::opt<std::string> outputPath("o", cl::desc("Output file (default: the "
-                                              "input's name with .ptx, or "
-                                              "stdout for --emit other than ptx)"),
+cl::opt<std::string> outputPath("o",
+                                cl::desc("Output file (default: the "
+                                         "input's name with .ptx, or "
+                                         "stdout for --emit other than ptx)"),
                                 cl::value_desc("path"), cl::cat(category));
-cl::opt<std::string> arch("arch", cl::desc("Target GPU: sm_80, sm_90 or sm_90a"),
+cl::opt<std::string> arch("arch",
+                          cl::desc("Target GPU: sm_80, sm_90 or sm_90a"),
                           cl::init("sm_90"), cl::cat(category));
+cl::opt<bool> fpFusion(
+    "fp-fusion",
+    cl::desc("Contract a multiply and an add into one fma, as Triton's "
+             "enable_fp_fusion does (default on; --fp-fusion=false keeps "
+             "them apart)"),
+    cl::init(true), cl::cat(category));
 cl::opt<std::string> libdevice(
     "libdevice",
     cl::desc("NVIDIA's libdevice.10.bc, linked when a kernel uses sin, cos, "
@@ -54,17 +62,19 @@ cl::opt<Stage> emit(
     "emit", cl::desc("The stage to output"), cl::init(Stage::PTX),
     cl::values(clEnumValN(Stage::AST, "ast", "typed AST of each kernel"),
                clEnumValN(Stage::Tile, "tile", "tile dialect"),
-               clEnumValN(Stage::TileGPU, "tilegpu", "tilegpu dialect (layouts)"),
+               clEnumValN(Stage::TileGPU, "tilegpu",
+                          "tilegpu dialect (layouts)"),
                clEnumValN(Stage::LLVMMLIR, "llvm-mlir", "LLVM + NVVM dialects"),
                clEnumValN(Stage::LLVMIR, "llvm", "LLVM IR (optimized)"),
                clEnumValN(Stage::PTX, "ptx", "PTX and its metadata JSON")),
     cl::cat(category));
-cl::list<std::string> defines("D", cl::Prefix,
-                              cl::desc("Set a constexpr parameter: -D NAME=VALUE"),
-                              cl::value_desc("NAME=VALUE"), cl::cat(category));
-cl::opt<std::string> kernelName("kernel",
-                                cl::desc("Compile only this kernel of the file"),
-                                cl::cat(category));
+cl::list<std::string>
+    defines("D", cl::Prefix,
+            cl::desc("Set a constexpr parameter: -D NAME=VALUE"),
+            cl::value_desc("NAME=VALUE"), cl::cat(category));
+cl::opt<std::string>
+    kernelName("kernel", cl::desc("Compile only this kernel of the file"),
+               cl::cat(category));
 cl::opt<unsigned> numWarps("num-warps",
                            cl::desc("Warps per program (overrides @kernel)"),
                            cl::cat(category));
@@ -76,14 +86,16 @@ cl::opt<unsigned> numStages(
     cl::cat(category));
 cl::list<std::string> specialize(
     "specialize",
-    cl::desc("Specialize integer parameters as Triton does: NAME=16 assumes "
-             "the argument divisible by 16, NAME=1 equal to 1 (comma-separated; "
-             "the runtime refuses arguments that break it)"),
+    cl::desc(
+        "Specialize integer parameters as Triton does: NAME=16 assumes "
+        "the argument divisible by 16, NAME=1 equal to 1 (comma-separated; "
+        "the runtime refuses arguments that break it)"),
     cl::value_desc("NAME=16|1,..."), cl::cat(category));
-cl::opt<bool> report("report",
-                      cl::desc("Assemble the PTX with ptxas -v and print each kernel's "
-                               "registers, spills, stack and barriers to stderr"),
-                      cl::cat(category));
+cl::opt<bool>
+    report("report",
+           cl::desc("Assemble the PTX with ptxas -v and print each kernel's "
+                    "registers, spills, stack and barriers to stderr"),
+           cl::cat(category));
 cl::opt<bool> dumpAfterAll("dump-ir-after-all",
                            cl::desc("Print the IR after every pass to stderr"),
                            cl::cat(category));
@@ -139,7 +151,8 @@ bool handleStage(Stage stage, StringRef suffix, bool &ok,
   }
   if (emit != stage || stage == Stage::PTX)
     return false;
-  std::string path = outputPath.empty() ? std::string("-") : outputPath.getValue();
+  std::string path =
+      outputPath.empty() ? std::string("-") : outputPath.getValue();
   ok = ok && writeFiles({{path, render(print)}});
   return true;
 }
@@ -151,9 +164,10 @@ std::string compilingWhat;
 /// output stream that fails) end tilec with a message naming the kernels,
 /// not an abort with a stack dump.
 void reportFatalError(void *, const char *reason, bool) {
-  errs() << "tilec: error: LLVM failed while compiling " << compilingWhat << ": "
-         << reason << "\n"
-         << "tilec: note: this is a bug in tilec, not in the kernel; please report "
+  errs() << "tilec: error: LLVM failed while compiling " << compilingWhat
+         << ": " << reason << "\n"
+         << "tilec: note: this is a bug in tilec, not in the kernel; please "
+            "report "
             "it with the .tile file and the command line\n";
   errs().flush();
   ::_exit(1);
@@ -163,12 +177,14 @@ void reportFatalError(void *, const char *reason, bool) {
 bool printPtxasReport(StringRef ptx) {
   std::string ptxas = tilec::findPtxas();
   if (ptxas.empty()) {
-    errs() << "tilec: error: --report needs NVIDIA's ptxas (the CUDA toolkit): set "
+    errs() << "tilec: error: --report needs NVIDIA's ptxas (the CUDA toolkit): "
+              "set "
               "TILEC_PTXAS or CUDA_HOME, or put ptxas on PATH\n";
     return false;
   }
   std::string error;
-  std::optional<std::string> lines = tilec::ptxasReport(ptxas, ptx, arch, error);
+  std::optional<std::string> lines =
+      tilec::ptxasReport(ptxas, ptx, arch, error);
   if (!lines) {
     errs() << "tilec: error: --report: " << error << "\n";
     return false;
@@ -185,7 +201,8 @@ bool checkOutputPaths() {
     SmallString<256> suggestion(outputPath);
     sys::path::replace_extension(suggestion, ".ptx");
     errs() << "tilec: error: -o '" << outputPath
-           << "': the PTX output must end in .ptx (its metadata is written beside it "
+           << "': the PTX output must end in .ptx (its metadata is written "
+              "beside it "
               "with .json, where the runtime looks for it); use -o '"
            << suggestion << "'\n";
     return false;
@@ -283,8 +300,10 @@ int compile() {
   }
   for (const std::string &text : specialize) {
     std::string error;
-    if (!tilec::parseSpecializations(text, semaOptions.specializations, error)) {
-      errs() << "tilec: error: bad --specialize '" << text << "': " << error << "\n";
+    if (!tilec::parseSpecializations(text, semaOptions.specializations,
+                                     error)) {
+      errs() << "tilec: error: bad --specialize '" << text << "': " << error
+             << "\n";
       return 1;
     }
   }
@@ -357,8 +376,10 @@ int compile() {
   mlir::tilec::TargetOptions target;
   target.arch = arch;
   target.libdevicePath = libdevice;
+  target.fpFusion = fpFusion;
   LLVMContext llvmContext;
-  auto llvmModule = mlir::tilec::translateToLLVMIR(*module, llvmContext, target);
+  auto llvmModule =
+      mlir::tilec::translateToLLVMIR(*module, llvmContext, target);
   if (!llvmModule)
     return 1;
   if (handleStage(Stage::LLVMIR, ".ll", ok,
@@ -377,7 +398,8 @@ int compile() {
     sys::path::replace_extension(metadataPath, ".json");
     tilec::ModuleFacts facts{TILEC_VERSION, inputPath, c.sourceText, arch};
     outputs.push_back({std::string(metadataPath), render([&](raw_ostream &os) {
-                         tilec::writeMetadata(os, facts, c.kernels, *llvmModule, *ptx);
+                         tilec::writeMetadata(os, facts, c.kernels, *llvmModule,
+                                              *ptx);
                        })});
   }
   if (!writeFiles(outputs))
@@ -398,9 +420,9 @@ int main(int argc, char **argv) {
        << ", targets sm_80 sm_90 sm_90a)\n";
   });
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "tilec: compile .tile kernels to PTX\n\n"
-      "  tilec kernel.tile -o kernel.ptx   writes kernel.ptx and kernel.json\n");
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tilec: compile .tile kernels to PTX\n\n"
+                              "  tilec kernel.tile -o kernel.ptx   writes "
+                              "kernel.ptx and kernel.json\n");
   return compile();
 }

@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Target/PTX.h"
-#include "tilec/Target/Libdevice.h"
 #include "tilec/Conversion/TileGPUToLLVM/ExternalFunctions.h"
+#include "tilec/Target/Libdevice.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -26,9 +26,9 @@ static constexpr const char *kTriple = "nvptx64-nvidia-cuda";
 
 /// Links libdevice into `llvmModule` when it calls libdevice functions.
 /// Errors are reported at the first call of such a function in `module`.
-static LogicalResult linkLibdeviceIfNeeded(ModuleOp module,
-                                           llvm::Module &llvmModule,
-                                           const tilec::TargetOptions &options) {
+static LogicalResult
+linkLibdeviceIfNeeded(ModuleOp module, llvm::Module &llvmModule,
+                      const tilec::TargetOptions &options) {
   std::string function = tilec::firstLibdeviceCall(llvmModule);
   if (function.empty())
     return success();
@@ -58,7 +58,8 @@ static LogicalResult linkLibdeviceIfNeeded(ModuleOp module,
 /// Gives kernels renamed by the lowering (kRenamedKernelSuffix) their names
 /// back. A libdevice function of that name, linked in and internal by now,
 /// moves aside; an external the PTX must call by that name is an error.
-static LogicalResult restoreKernelNames(ModuleOp module, llvm::Module &llvmModule) {
+static LogicalResult restoreKernelNames(ModuleOp module,
+                                        llvm::Module &llvmModule) {
   for (llvm::Function &function : llvmModule) {
     llvm::StringRef name = function.getName();
     if (!name.consume_back(tilec::kRenamedKernelSuffix))
@@ -68,7 +69,8 @@ static LogicalResult restoreKernelNames(ModuleOp module, llvm::Module &llvmModul
       if (other->isDeclaration()) {
         Operation *kernel = module.lookupSymbol(function.getName());
         return emitError(kernel ? kernel->getLoc() : module.getLoc())
-               << "kernel '" << kernelName << "' has the name of the external function "
+               << "kernel '" << kernelName
+               << "' has the name of the external function "
                << "the generated code calls for device_print/device_assert; "
                   "rename the kernel";
       }
@@ -94,12 +96,16 @@ createTargetMachine(const tilec::TargetOptions &options, std::string &error) {
     LLVMInitializeNVPTXAsmPrinter();
   });
   llvm::Triple triple(kTriple);
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
   std::string features = "+ptx" + std::to_string(options.ptxVersion);
+  llvm::TargetOptions machineOptions;
+  machineOptions.AllowFPOpFusion =
+      options.fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, options.arch, features, llvm::TargetOptions(), std::nullopt,
+      triple, options.arch, features, machineOptions, std::nullopt,
       std::nullopt, llvm::CodeGenOptLevel::Aggressive));
 }
 

@@ -26,6 +26,9 @@ struct TargetOptions {
   /// libdevice.10.bc to link when the module calls libdevice; empty: search
   /// the usual places (see Libdevice.h).
   std::string libdevicePath;
+  /// Whether a multiply and an add may be contracted into one fma, as
+  /// Triton's enable_fp_fusion (on by default there and here).
+  bool fpFusion = true;
 };
 
 /// True when `arch` names a supported target.
@@ -41,9 +44,8 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
 
 /// Compiles an LLVM IR module to PTX text with the NVPTX backend. Returns an
 /// empty optional (after emitting an error at `loc`) on failure.
-std::optional<std::string> compileToPTX(llvm::Module &module,
-                                        const TargetOptions &options,
-                                        Location loc);
+std::optional<std::string>
+compileToPTX(llvm::Module &module, const TargetOptions &options, Location loc);
 
 } // namespace mlir::tilec
 

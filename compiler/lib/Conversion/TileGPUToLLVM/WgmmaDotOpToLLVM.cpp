@@ -25,6 +25,7 @@
 #include "tilec/Conversion/TileGPUToLLVM/Patterns.h"
 #include "tilec/Conversion/TileGPUToLLVM/SharedMemory.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -249,6 +250,12 @@ struct WgmmaDotOpConversion : OpConversionPattern<tile::DotOp> {
       }
     }
     Value one = i32Constant(loc, rewriter, 1);
+    // A +0.0 accumulator (q @ k^T in attention) is not read: the first K
+    // step runs with scale-d 0, on undefined registers (no zeroing moves).
+    bool zeroAcc = matchPattern(op.getC(), m_PosZeroFloat());
+    if (zeroAcc)
+      for (Value &element : acc)
+        element = LLVM::UndefOp::create(rewriter, loc, element.getType());
     Value zero = i32Constant(loc, rewriter, 0);
     Value firstRow = LLVM::MulOp::create(rewriter, loc, warpgroup,
                                          i32Constant(loc, rewriter, 64));
@@ -266,7 +273,7 @@ struct WgmmaDotOpConversion : OpConversionPattern<tile::DotOp> {
               i32Constant(loc, rewriter, r * mma.getCTATileSize(0)));
           operands.push_back(emitStepDescriptor(loc, rewriter, a, step, row));
         }
-        operands.append({descB, one});
+        operands.append({descB, zeroAcc && step == 0 ? zero : one});
         size_t first = r * perInstr;
         operands.append(acc.begin() + first, acc.begin() + first + perInstr);
         Operation *asmOp =

@@ -50,4 +50,20 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     %d = tile.dot %a, %b, %c : tensor<64x32xf16, #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #b> -> tensor<64x64xf32, #mma>
     return %d : tensor<64x64xf32, #mma>
   }
+
+  // A +0.0 accumulator is not read: the first K step runs with scale-d 0
+  // (the predicate operand) on undefined accumulators, the second with 1 on
+  // the first one's results; no zero is moved into the registers.
+  // CHECK-LABEL: llvm.func @dot_zero_acc
+  // CHECK: %[[UNDEF:.*]] = llvm.mlir.undef : f32
+  // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+  // CHECK: %[[FIRST:.*]] = llvm.inline_asm {{.*}}wgmma.mma_async{{.*}} %{{.*}}, %{{.*}}, %[[ZERO]], %[[UNDEF]], %{{.*}}
+  // CHECK: %[[ACC:.*]] = llvm.extractvalue %[[FIRST]][0]
+  // CHECK-NOT: %[[ZERO]], %[[ACC]],
+  // CHECK: llvm.inline_asm {{.*}}wgmma.mma_async{{.*}} %{{.*}}, %{{.*}}, %{{[0-9]+}}, %[[ACC]], %{{.*}}
+  func.func @dot_zero_acc(%a: tensor<64x32xf16, #a>, %b: tensor<32x64xf16, #b>) -> tensor<64x64xf32, #mma> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %c = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a> * tensor<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
 }

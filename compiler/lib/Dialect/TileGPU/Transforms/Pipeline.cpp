@@ -34,6 +34,9 @@ namespace {
 /// prologue code without hiding more latency.
 constexpr unsigned kMaxStages = 8;
 
+/// 32-bit registers of one SM (sm_80 and sm_90).
+constexpr int64_t kRegistersPerSM = 65536;
+
 /// A load that becomes asynchronous copies into slots.
 struct PipelinedLoad {
   tile::LoadOp load;
@@ -185,15 +188,52 @@ bool isSelfContained(LoopPlan &plan) {
   return true;
 }
 
+/// 32-bit registers per thread that a tile of `type` takes (at least 1).
+int64_t getTileRegisters(Type type, int64_t threads) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return 0;
+  return std::max<int64_t>(1, tensor.getNumElements() *
+                                  tilec::getElementBytes(tensor) / 4 / threads);
+}
+
+/// A rough count of the 32-bit registers per thread that the tiles of
+/// `loop` hold at once: its dots' products and register operands, and the
+/// carried tiles that are not products (attention's row maxima and sums).
+int64_t estimateTileRegisters(scf::ForOp loop) {
+  int64_t threads = TileGPUDialect::getNumWarps(loop) *
+                    TileGPUDialect::getThreadsPerWarp(loop);
+  int64_t total = 0;
+  loop.getBody()->walk([&](tile::DotOp dot) {
+    total += getTileRegisters(dot.getType(), threads);
+    if (isa_and_nonnull<DotOperandEncodingAttr>(
+            getLayout(dot.getA().getType())))
+      total += getTileRegisters(dot.getA().getType(), threads);
+  });
+  for (Value carried : loop.getYieldedValues())
+    if (!carried.getDefiningOp<tile::DotOp>())
+      total += getTileRegisters(carried.getType(), threads);
+  return total;
+}
+
 /// The dots of `plan`'s loop that can leave their wgmma group in flight
 /// into the next iteration: every dot of the loop is a wgmma (the others
 /// wait for all groups, in flight or not, when they wait for their own), and
-/// such a dot reads b from a slot and a from a slot or from registers (which
-/// nothing overwrites before its group is done), and its result is only
-/// carried to the next iteration (flash attention's `acc = dot(p, v, acc *
-/// alpha)`, a matmul's `acc = dot(a, b, acc)`).
+/// such a dot reads b from a slot and a from a slot or from registers, and
+/// its result is only carried to the next iteration (flash attention's
+/// `acc = dot(p, v, acc * alpha)`, a matmul's `acc = dot(a, b, acc)`).
+/// Registers read by a group in flight stay allocated until it is done
+/// (attention's p, 16 to 32 more per thread), which can halve how many
+/// programs an SM holds: such a dot stays in flight only when the loop's
+/// tiles already need more registers than two programs per SM leave each
+/// thread (H100: head dim 128 on 8 warps, not head dim 64: measured in
+/// bench/results/2026-11-25-h100-wgmma-attention).
 llvm::SmallPtrSet<Operation *, 2> findInFlightDots(LoopPlan &plan) {
   Block *body = plan.loop.getBody();
+  int64_t threads = TileGPUDialect::getNumWarps(plan.loop) *
+                    TileGPUDialect::getThreadsPerWarp(plan.loop);
+  bool registersBound =
+      estimateTileRegisters(plan.loop) > kRegistersPerSM / (2 * threads);
   llvm::SmallPtrSet<Operation *, 2> dots;
   for (Operation &op : body->without_terminator()) {
     auto dot = dyn_cast<tile::DotOp>(op);
@@ -210,7 +250,8 @@ llvm::SmallPtrSet<Operation *, 2> findInFlightDots(LoopPlan &plan) {
     };
     bool aInRegisters = isa_and_nonnull<DotOperandEncodingAttr>(
         getLayout(dot.getA().getType()));
-    if ((fromSlot(0) || aInRegisters) && fromSlot(1) && dot->hasOneUse() &&
+    if ((fromSlot(0) || (aInRegisters && registersBound)) && fromSlot(1) &&
+        dot->hasOneUse() &&
         dot->getUses().begin()->getOwner() == body->getTerminator())
       dots.insert(dot);
   }

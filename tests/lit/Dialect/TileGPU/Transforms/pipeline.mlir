@@ -543,25 +543,17 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
 
 // -----
 
-// Flash attention on wgmma: s = q k^T (q in registers, k^T from transposed
-// slots) waits for its own group, which also retires the previous
-// iteration's p v; acc = p v + acc * 2 reads p from registers and v from a
-// slot and is only carried, so its group stays in flight (4 slots for 3
-// stages). The carried accumulator is waited for where it is first read
-// (the scaling, after s), not at the top of the body.
+// Flash attention on wgmma whose tiles leave room for two programs per SM
+// (about 72 of 256 registers per thread): q k^T (q in registers, k^T from
+// transposed slots) and p v (p in registers, v from a slot) both wait for
+// their groups; 3 slots for 3 stages.
 // CHECK-LABEL: func.func @attention_wgmma
-// CHECK: tilegpu.local_alloc : !tilegpu.memdesc<[4, 32, 64], f16, {{.*}}order = [0, 1]}>>
-// CHECK: tilegpu.local_alloc : !tilegpu.memdesc<[4, 64, 32], f16, {{.*}}order = [1, 0]}>>
-// CHECK: %[[LOOP:.*]]:2 = scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %{{.*}} = %{{.*}})
+// CHECK: tilegpu.local_alloc : !tilegpu.memdesc<[3, 32, 64], f16, {{.*}}order = [0, 1]}>>
+// CHECK: tilegpu.local_alloc : !tilegpu.memdesc<[3, 64, 32], f16, {{.*}}order = [1, 0]}>>
+// CHECK: scf.for
 // CHECK-NOT: tilegpu.wgmma_wait
-// CHECK: %[[S:.*]] = tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xf16, #tilegpu.dot_op
-// CHECK-NOT: {tilegpu.wgmma_async}
-// CHECK: %[[W0:.*]] = tilegpu.wgmma_wait %[[ACC]], 0
-// CHECK: arith.mulf %[[W0]]
-// CHECK: %[[O:.*]] = tile.dot %{{.*}} {tilegpu.wgmma_async}
-// CHECK-NEXT: %[[W1:.*]] = tilegpu.wgmma_wait %[[O]], 1
-// CHECK: scf.yield %[[W1]], %{{.*}}
-// CHECK: tilegpu.wgmma_wait %[[LOOP]]#0, 0
+// CHECK-NOT: tilegpu.wgmma_async
+// CHECK: return
 #bt = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
 #bv = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
 #d = #tilegpu.slice<{dim = 1, parent = #bt}>
@@ -614,5 +606,82 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
       scf.yield %o : tensor<64x32xf32, #wgmma>
     }
     return %r : tensor<64x32xf32, #wgmma>
+  }
+}
+
+// -----
+
+// Flash attention on wgmma with head dim 128 on 8 warps, whose tiles need
+// more registers than two programs per SM leave (about 144 of 128): s = q k^T (q in registers, k^T from transposed
+// slots) waits for its own group, which also retires the previous
+// iteration's p v; acc = p v + acc * 2 reads p from registers and v from a
+// slot and is only carried, so its group stays in flight (4 slots for 3
+// stages). The carried accumulator is waited for where it is first read
+// (the scaling, after s), not at the top of the body.
+// CHECK-LABEL: func.func @attention_wgmma_d128
+// CHECK: tilegpu.local_alloc : !tilegpu.memdesc<[4, 128, 64], f16, {{.*}}order = [0, 1]}>>
+// CHECK: tilegpu.local_alloc : !tilegpu.memdesc<[4, 64, 128], f16, {{.*}}order = [1, 0]}>>
+// CHECK: %[[LOOP:.*]]:2 = scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %{{.*}} = %{{.*}})
+// CHECK-NOT: tilegpu.wgmma_wait
+// CHECK: %[[S:.*]] = tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<128x128xf16, #tilegpu.dot_op
+// CHECK-NOT: {tilegpu.wgmma_async}
+// CHECK: %[[W0:.*]] = tilegpu.wgmma_wait %[[ACC]], 0
+// CHECK: arith.mulf %[[W0]]
+// CHECK: %[[O:.*]] = tile.dot %{{.*}} {tilegpu.wgmma_async}
+// CHECK-NEXT: %[[W1:.*]] = tilegpu.wgmma_wait %[[O]], 1
+// CHECK: scf.yield %[[W1]], %{{.*}}
+// CHECK: tilegpu.wgmma_wait %[[LOOP]]#0, 0
+#bt = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 8], order = [0, 1]}>
+#bv = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
+#d = #tilegpu.slice<{dim = 1, parent = #bt}>
+#n = #tilegpu.slice<{dim = 0, parent = #bt}>
+#vn = #tilegpu.slice<{dim = 1, parent = #bv}>
+#vd = #tilegpu.slice<{dim = 0, parent = #bv}>
+#wgmma = #tilegpu.mma<{version = 3, warpsPerCTA = [8, 1], instrShape = [16, 8]}>
+#qa = #tilegpu.dot_op<{opIdx = 0, parent = #wgmma, kWidth = 2}>
+module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
+  func.func @attention_wgmma_d128(%q: tensor<128x128xf16, #qa>, %k: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %v: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n_ctx: i32) -> tensor<128x128xf32, #wgmma> attributes {tile.kernel, tile.num_stages = 3 : i32, "tilegpu.num-warps" = 8 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %row = arith.constant dense<128> : tensor<1x64xi32, #bt>
+    %vrow = arith.constant dense<128> : tensor<64x1xi32, #bv>
+    %two = arith.constant dense<2.000000e+00> : tensor<128x128xf32, #wgmma>
+    %zero = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #wgmma>
+    %init = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #wgmma>
+    %offs_d = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #d>
+    %offs_n = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #n>
+    %d2 = tile.expand_dims %offs_d {axis = 1 : i32} : tensor<128xi32, #d> -> tensor<128x1xi32, #bt>
+    %d3 = tile.broadcast %d2 : tensor<128x1xi32, #bt> -> tensor<128x64xi32, #bt>
+    %n2 = tile.expand_dims %offs_n {axis = 0 : i32} : tensor<64xi32, #n> -> tensor<1x64xi32, #bt>
+    %kbase = tile.splat %k : tensor<128x64x!tile.ptr<f16>, #bt>
+    %vn_r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #vn>
+    %vd_r = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #vd>
+    %vn2 = tile.expand_dims %vn_r {axis = 1 : i32} : tensor<64xi32, #vn> -> tensor<64x1xi32, #bv>
+    %vd2 = tile.expand_dims %vd_r {axis = 0 : i32} : tensor<128xi32, #vd> -> tensor<1x128xi32, #bv>
+    %vd3 = tile.broadcast %vd2 : tensor<1x128xi32, #bv> -> tensor<64x128xi32, #bv>
+    %vbase = tile.splat %v : tensor<64x128x!tile.ptr<f16>, #bv>
+    %r = scf.for %start = %c0 to %n_ctx step %c64 iter_args(%acc = %init) -> (tensor<128x128xf32, #wgmma>) : i32 {
+      %s = tile.splat %start : tensor<1x64xi32, #bt>
+      %cols = arith.addi %s, %n2 : tensor<1x64xi32, #bt>
+      %rows = arith.muli %cols, %row : tensor<1x64xi32, #bt>
+      %rows2 = tile.broadcast %rows : tensor<1x64xi32, #bt> -> tensor<128x64xi32, #bt>
+      %p0 = tile.addptr %kbase, %rows2 : tensor<128x64x!tile.ptr<f16>, #bt>, tensor<128x64xi32, #bt>
+      %kp = tile.addptr %p0, %d3 : tensor<128x64x!tile.ptr<f16>, #bt>, tensor<128x64xi32, #bt>
+      %kt = tile.load %kp : (tensor<128x64x!tile.ptr<f16>, #bt>) -> tensor<128x64xf16, #bt>
+      %sc = tile.dot %q, %kt, %zero : tensor<128x128xf16, #qa> * tensor<128x64xf16, #bt> -> tensor<128x64xf32, #wgmma>
+      %p = arith.truncf %sc : tensor<128x64xf32, #wgmma> to tensor<128x64xf16, #wgmma>
+      %pa = tilegpu.convert_layout %p : tensor<128x64xf16, #wgmma> -> tensor<128x64xf16, #tilegpu.dot_op<{opIdx = 0, parent = #wgmma, kWidth = 2}>>
+      %vs = tile.splat %start : tensor<64x1xi32, #bv>
+      %vrows = arith.addi %vs, %vn2 : tensor<64x1xi32, #bv>
+      %voffs = arith.muli %vrows, %vrow : tensor<64x1xi32, #bv>
+      %voffs2 = tile.broadcast %voffs : tensor<64x1xi32, #bv> -> tensor<64x128xi32, #bv>
+      %vp0 = tile.addptr %vbase, %voffs2 : tensor<64x128x!tile.ptr<f16>, #bv>, tensor<64x128xi32, #bv>
+      %vp = tile.addptr %vp0, %vd3 : tensor<64x128x!tile.ptr<f16>, #bv>, tensor<64x128xi32, #bv>
+      %vt = tile.load %vp : (tensor<64x128x!tile.ptr<f16>, #bv>) -> tensor<64x128xf16, #bv>
+      %scaled = arith.mulf %acc, %two : tensor<128x128xf32, #wgmma>
+      %o = tile.dot %pa, %vt, %scaled : tensor<128x64xf16, #tilegpu.dot_op<{opIdx = 0, parent = #wgmma, kWidth = 2}>> * tensor<64x128xf16, #bv> -> tensor<128x128xf32, #wgmma>
+      scf.yield %o : tensor<128x128xf32, #wgmma>
+    }
+    return %r : tensor<128x128xf32, #wgmma>
   }
 }

@@ -496,11 +496,11 @@ DEFAULT_CONFIGS = {
     "matmul_bf16_d16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 256,
                             "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8},
     "attention_d64.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128, "BLOCK_N": 64},
-    "attention_causal.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128,
+    "attention_causal.ptx": {"num_warps": 8, "num_stages": 2, "BLOCK_M": 128,
                              "BLOCK_N": 64},
-    "attention_d128.ptx": {"num_warps": 8, "num_stages": 2, "BLOCK_M": 128,
+    "attention_d128.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128,
                            "BLOCK_N": 64},
-    "attention_d128_causal.ptx": {"num_warps": 8, "num_stages": 2, "BLOCK_M": 128,
+    "attention_d128_causal.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128,
                                   "BLOCK_N": 64},
 }
 

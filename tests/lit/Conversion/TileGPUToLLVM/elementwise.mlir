@@ -19,7 +19,7 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     %m = arith.mulf %f, %s : tensor<64xf32, #b>
     // CHECK: %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
     // CHECK: %[[X:.*]] = llvm.fmul %{{.*}}, %[[LOG2E]] : f32
-    // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X]]) : (f32) -> f32
+    // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X]]) : (f32) -> f32
     %e = math.exp %m : tensor<64xf32, #b>
     // CHECK-COUNT-2: llvm.call_intrinsic "llvm.nvvm.div.full"
     %d = arith.divf %e, %s : tensor<64xf32, #b>

@@ -326,7 +326,7 @@ def softmax_cases(configs):
 
 
 def weighted_sum_cases(configs):
-    cfg = configs["weighted_sum.ptx"]
+    cfg = configs["weighted_sum_d16.ptx"]
     rows, d = 65536, 4096
     x = torch.rand(rows, d, device="cuda") * 2 - 1
     w = torch.rand(d, device="cuda") * 2 - 1
@@ -490,7 +490,7 @@ def parse_tile_bench(stdout):
 DEFAULT_CONFIGS = {
     "softmax.ptx": {"num_warps": 4, "BLOCK_SIZE": 1024},
     "softmax_16384.ptx": {"num_warps": 16, "BLOCK_SIZE": 16384},
-    "weighted_sum.ptx": {"num_warps": 4, "ROWS_TILE_SIZE": 16, "D_TILE_SIZE": 256},
+    "weighted_sum_d16.ptx": {"num_warps": 4, "ROWS_TILE_SIZE": 16, "D_TILE_SIZE": 256},
     "matmul_d16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 256,
                        "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8},
     "matmul_bf16_d16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 256,

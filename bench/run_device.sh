@@ -48,6 +48,15 @@ rm -f "$OUT/gpu_part.log"
   build/bin/matmul --ptx build/dsl_examples/matmul_d16.ptx --shape 100x96x96 \
     >"$OUT/last_example.txt" 2>&1
   grep "is not a multiple of 16" "$OUT/last_example.txt" || status=1
+  # The benchmark's weighted sum (D and the row stride multiples of 16: the
+  # block pointers' 16-byte loads), and the refusal of a D that is not.
+  echo "== weighted_sum --ptx weighted_sum_d16.ptx"
+  timeout 120 build/bin/weighted_sum --ptx build/dsl_examples/weighted_sum_d16.ptx \
+    --shape 64x4096 --shape 100x1024 --shape 3x272 2>&1 || status=1
+  echo "== weighted_sum --ptx weighted_sum_d16.ptx --shape 100x1000 (must be refused)"
+  build/bin/weighted_sum --ptx build/dsl_examples/weighted_sum_d16.ptx --shape 100x1000 \
+    >"$OUT/last_example.txt" 2>&1
+  grep "is not a multiple of 16" "$OUT/last_example.txt" || status=1
   # The benchmark's softmax variant on rows longer than 1024 columns.
   echo "== softmax --ptx softmax_16384.ptx"
   timeout 120 build/bin/softmax --ptx build/dsl_examples/softmax_16384.ptx \

@@ -3,7 +3,8 @@
 // Usage: tile_bench [n...]   (sizes of the elementwise cases; default 2^20,
 //                             2^24, 2^28)
 // Times, through the C++ runtime, vector_add and gelu at each n, softmax at
-// 8192x1024 and 4096x16384, weighted_sum at 65536x4096, matmul in fp16
+// 8192x1024 and 4096x16384, weighted_sum at 65536x4096 (weighted_sum_d16.ptx,
+// D and the row stride specialized as multiples of 16), matmul in fp16
 // (matmul_d16.ptx) and bf16 (matmul_bf16_d16.ptx) at 2048, 4096 and 8192
 // square (specialized for sizes and row strides divisible by 16, as Triton
 // specializes these launches), and
@@ -214,7 +215,7 @@ Outcome softmax(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
 
 Outcome weightedSum(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
                     std::size_t Rows, std::size_t D) {
-  tile::Kernel K = loadKernel(Ctx, "weighted_sum.ptx", "weighted_sum_fwd");
+  tile::Kernel K = loadKernel(Ctx, "weighted_sum_d16.ptx", "weighted_sum_fwd");
   std::vector<float> X = examples::randomFloats(Rows * D, -1, 1, 10);
   std::vector<float> W = examples::randomFloats(D, -1, 1, 11);
   tile::DeviceBuffer<float> DX(Ctx, X.size()), DW(Ctx, D), DOut(Ctx, Rows);

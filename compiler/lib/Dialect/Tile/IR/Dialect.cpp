@@ -31,6 +31,12 @@ void TileDialect::initialize() {
       >();
 }
 
+Operation *TileDialect::materializeConstant(OpBuilder &builder,
+                                            Attribute value, Type type,
+                                            Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
 Type mlir::tile::getShapedLike(Type like, Type elementType) {
   if (auto tensor = dyn_cast<RankedTensorType>(like))
     return RankedTensorType::get(tensor.getShape(), elementType,

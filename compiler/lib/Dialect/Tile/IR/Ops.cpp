@@ -16,6 +16,13 @@ using namespace mlir::tile;
 #define GET_OP_CLASSES
 #include "tilec/Dialect/Tile/IR/TileOps.cpp.inc"
 
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  Attribute src = adaptor.getSrc();
+  if (!isa_and_nonnull<IntegerAttr, FloatAttr>(src))
+    return {};
+  return SplatElementsAttr::get(getType(), src);
+}
+
 /// Returns the shape of a tile, or an empty shape for a scalar.
 static ArrayRef<int64_t> shapeOf(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))

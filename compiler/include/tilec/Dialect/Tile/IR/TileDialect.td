@@ -21,6 +21,8 @@ def Tile_Dialect : Dialect {
     tensors; control flow uses `scf`.
   }];
   let useDefaultTypePrinterParser = 1;
+  // Folds (a splat of a constant) produce arith.constant.
+  let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect",

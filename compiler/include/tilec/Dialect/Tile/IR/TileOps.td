@@ -54,6 +54,9 @@ def Tile_SplatOp : Tile_Op<"splat", [Pure,
   let arguments = (ins AnyTypeOf<[Tile_Scalar, Tile_PointerType]>:$src);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($result)";
+  // A splat of a constant number is a dense constant, so that arith's folds
+  // (x * 1, x + 0) and the axis info see its value.
+  let hasFolder = 1;
 }
 
 def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {

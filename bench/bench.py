@@ -273,8 +273,8 @@ def case(kernel, shape, unit, work, impls, **extra):
                 **extra)
 
 
-def elementwise_cases(n):
-    """The vector add and GELU cases at n elements."""
+def elementwise_cases(n, kernels=("add_kernel", "gelu_kernel")):
+    """The vector add and GELU cases (those of `kernels`) at n elements."""
     x = torch.rand(n, device="cuda") * 8 - 4
     y = torch.rand(n, device="cuda") * 8 - 4
     out = torch.empty_like(x)
@@ -296,17 +296,28 @@ def elementwise_cases(n):
         gelu_kernel[grid](x, out, n, BLOCK_SIZE=1024)
         return out
 
-    yield case("add_kernel", str(n), "GB/s", 12 * n, {
-        "triton": (add_triton, check_add),
-        "torch": (lambda: torch.add(x, y, out=out), check_add)})
+    if "add_kernel" in kernels:
+        yield case("add_kernel", str(n), "GB/s", 12 * n, {
+            "triton": (add_triton, check_add),
+            "torch": (lambda: torch.add(x, y, out=out), check_add)})
+    if "gelu_kernel" not in kernels:
+        return
     yield case("gelu_kernel", str(n), "GB/s", 8 * n, {
         "triton": (gelu_triton, check_gelu),
         "torch": (lambda: torch.nn.functional.gelu(x, approximate="tanh"), check_gelu)})
 
 
-def softmax_cases(configs):
-    for rows, cols in ((8192, 1024), (4096, 16384)):
-        cfg = configs["softmax.ptx" if cols <= 1024 else "softmax_16384.ptx"]
+def softmax_ptx(cols):
+    """The softmax PTX whose block holds a row of cols (tile_bench's rule)."""
+    block = 256
+    while block < cols and block < 16384:
+        block *= 2
+    return "softmax.ptx" if block == 1024 else f"softmax_{block}.ptx"
+
+
+def softmax_cases(configs, shapes=((8192, 1024), (4096, 16384))):
+    for rows, cols in shapes:
+        cfg = configs[softmax_ptx(cols)]
         x = torch.rand(rows, cols, device="cuda") * 16 - 8
         out = torch.empty_like(x)
         ref = torch.softmax(x.double(), dim=1).float()
@@ -325,9 +336,12 @@ def softmax_cases(configs):
             "torch": (lambda x=x: torch.softmax(x, dim=1), check)})
 
 
-def weighted_sum_cases(configs):
-    cfg = configs["weighted_sum_d16.ptx"]
-    rows, d = 65536, 4096
+def weighted_sum_cases(configs, shapes=((65536, 4096),)):
+    for rows, d in shapes:
+        yield from weighted_sum_case(configs["weighted_sum_d16.ptx"], rows, d)
+
+
+def weighted_sum_case(cfg, rows, d):
     x = torch.rand(rows, d, device="cuda") * 2 - 1
     w = torch.rand(d, device="cuda") * 2 - 1
     out = torch.empty(rows, device="cuda")
@@ -489,6 +503,11 @@ def parse_tile_bench(stdout):
 # Used for Triton when tile_bench could not load a kernel (its PTX missing).
 DEFAULT_CONFIGS = {
     "softmax.ptx": {"num_warps": 4, "BLOCK_SIZE": 1024},
+    "softmax_256.ptx": {"num_warps": 4, "BLOCK_SIZE": 256},
+    "softmax_512.ptx": {"num_warps": 4, "BLOCK_SIZE": 512},
+    "softmax_2048.ptx": {"num_warps": 8, "BLOCK_SIZE": 2048},
+    "softmax_4096.ptx": {"num_warps": 8, "BLOCK_SIZE": 4096},
+    "softmax_8192.ptx": {"num_warps": 16, "BLOCK_SIZE": 8192},
     "softmax_16384.ptx": {"num_warps": 16, "BLOCK_SIZE": 16384},
     "weighted_sum_d16.ptx": {"num_warps": 4, "ROWS_TILE_SIZE": 16, "D_TILE_SIZE": 256},
     "matmul_d16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 256,
@@ -503,6 +522,12 @@ DEFAULT_CONFIGS = {
     "attention_d128_causal.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 128,
                                   "BLOCK_N": 64},
 }
+
+
+# bench.py --sweep (tile_bench --sweep runs the same sizes).
+SWEEP_ADD = tuple(1 << log for log in range(12, 29, 2))
+SWEEP_SOFTMAX = tuple((4096, 256 << i) for i in range(7))
+SWEEP_WEIGHTED_SUM = tuple((65536, d) for d in (256, 1024, 4096, 8192))
 
 
 def measure(run, check, work, unit):
@@ -583,13 +608,16 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     parser.add_argument("--tile-bench", default="build/bin/tile_bench")
+    parser.add_argument("--sweep", action="store_true",
+                        help="the memory-bound kernels over many sizes (sweep.md, "
+                             "sweep.json and one PNG per kernel)")
     parser.add_argument("sizes", nargs="*", type=int,
                         default=[1 << 20, 1 << 24, 1 << 28])
     args = parser.parse_args()
     start = time.monotonic()
 
-    tile = subprocess.run([args.tile_bench] + [str(s) for s in args.sizes],
-                          capture_output=True, text=True)
+    tile_args = ["--sweep"] if args.sweep else [str(s) for s in args.sizes]
+    tile = subprocess.run([args.tile_bench] + tile_args, capture_output=True, text=True)
     sys.stdout.write(tile.stdout)
     sys.stderr.write(tile.stderr)
     print(f"tile_bench ran {time.monotonic() - start:.0f} s", flush=True)
@@ -604,9 +632,14 @@ def main():
     torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
 
     device = torch.cuda.get_device_name()
-    generators = [elementwise_cases(n) for n in args.sizes] + [
-        softmax_cases(configs), weighted_sum_cases(configs), matmul_cases(configs),
-        attention_cases(configs)]
+    if args.sweep:
+        generators = [elementwise_cases(n, ("add_kernel",)) for n in SWEEP_ADD] + [
+            softmax_cases(configs, SWEEP_SOFTMAX),
+            weighted_sum_cases(configs, SWEEP_WEIGHTED_SUM)]
+    else:
+        generators = [elementwise_cases(n) for n in args.sizes] + [
+            softmax_cases(configs), weighted_sum_cases(configs), matmul_cases(configs),
+            attention_cases(configs)]
     rows, failed = [], tile.returncode != 0
     for generator in generators:
         for c in generator:
@@ -637,14 +670,21 @@ def main():
     report = "\n".join(report_lines(rows, device, launch_us, configs, elapsed_s))
     print(report)
     os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "bench.md"), "w") as f:
+    name = "sweep" if args.sweep else "bench"
+    with open(os.path.join(args.out, name + ".md"), "w") as f:
         f.write(report + "\n")
-    with open(os.path.join(args.out, "bench.json"), "w") as f:
+    with open(os.path.join(args.out, name + ".json"), "w") as f:
         json.dump({"device": device, "date": datetime.date.today().isoformat(),
                    "triton": triton.__version__, "torch": torch.__version__,
                    "elapsed_s": round(elapsed_s, 1),
                    "rows": rows, "launch_us": launch_us, "configs": configs},
                   f, indent=2)
+    if args.sweep:
+        try:
+            import plot_sweep
+            plot_sweep.plot(os.path.join(args.out, "sweep.json"), args.out)
+        except ImportError as e:  # matplotlib missing: plot_sweep.py later.
+            print(f"no plots here ({e}): run bench/plot_sweep.py on sweep.json")
     sys.exit(1 if failed else 0)
 
 

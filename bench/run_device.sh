@@ -2,8 +2,9 @@
 # The one script run on the GPU machine (through the device tool), over a
 # carried build/: the runtime unit tests, every GPU test, every example
 # program, then the benchmark beside Triton and PyTorch. Full logs land in
-# $OUT (7 files: device.txt, runtime_unit_tests.log, gpu_tests.log,
-# examples.log, bench.log, bench.md, bench.json); the console gets summaries.
+# $OUT (device.txt, runtime_unit_tests.log, gpu_tests.log, examples.log,
+# bench.log, bench.md, bench.json, sweep.log and sweep/ with sweep.md,
+# sweep.json and the plots); the console gets summaries.
 # About 6 minutes on an H200, 2 to 3 of them the benchmark (bench.md gives
 # its time).
 set -uo pipefail
@@ -71,5 +72,12 @@ rm -f "$OUT/last_example.txt"
 sleep 1 # Let tee flush examples.log.
 echo "== benchmark"
 PYTHONUNBUFFERED=1 timeout 420 python3 bench/bench.py --out "$OUT" 2>&1 | tee "$OUT/bench.log" || status=1
+# The sweeps (sweep.md, sweep.json, a PNG per kernel), unless SWEEP=0.
+if [ "${SWEEP:-1}" != 0 ]; then
+  echo "== benchmark sweep"
+  PYTHONUNBUFFERED=1 timeout 420 python3 bench/bench.py --sweep --out "$OUT/sweep" \
+    >"$OUT/sweep.log" 2>&1 || status=1
+  grep -E "^\| (add_kernel|softmax|weighted_sum)|^plots|^no plots" "$OUT/sweep.log"
+fi
 echo "== run_device.sh exit status $status"
 exit $status

@@ -183,11 +183,20 @@ Outcome elementwise(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
   return O;
 }
 
+/// The softmax PTX whose block holds a row of Cols: softmax.ptx (1024), or
+/// softmax_<BLOCK_SIZE>.ptx for the other powers of two from 256 to 16384
+/// (bench.py's softmax_ptx is the same rule).
+std::string softmaxPtx(std::size_t Cols) {
+  std::size_t Block = 256;
+  while (Block < Cols && Block < 16384)
+    Block *= 2;
+  return Block == 1024 ? "softmax.ptx"
+                       : "softmax_" + std::to_string(Block) + ".ptx";
+}
+
 Outcome softmax(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
                 std::size_t Rows, std::size_t Cols) {
-  tile::Kernel K = Cols <= 1024
-                       ? loadKernel(Ctx, "softmax.ptx", "softmax_kernel")
-                       : loadKernel(Ctx, "softmax_16384.ptx", "softmax_kernel");
+  tile::Kernel K = loadKernel(Ctx, softmaxPtx(Cols), "softmax_kernel");
   if (K.info().constexprInt("BLOCK_SIZE") < static_cast<std::int64_t>(Cols))
     throw tile::Error("BLOCK_SIZE is smaller than the row");
   std::vector<float> X = examples::randomFloats(Rows * Cols, -8, 8, 9);
@@ -396,6 +405,27 @@ bool runCase(const char *Kernel, const std::string &Shape, double Work,
   }
 }
 
+/// The sweep's sizes: vector add at 2^12 .. 2^28 elements, softmax over 4096
+/// rows of 256 .. 16384 columns, the weighted sum over 65536 rows of 256 ..
+/// 8192 (bench.py's SWEEP_* are the same).
+bool runSweep(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush) {
+  bool AllOk = true;
+  for (int Log = 12; Log <= 28; Log += 2) {
+    std::size_t N = std::size_t(1) << Log;
+    AllOk &= runCase("add_kernel", std::to_string(N), 12.0 * N, false,
+                     [&] { return elementwise(Ctx, Flush, true, N); });
+  }
+  for (std::size_t Cols = 256; Cols <= 16384; Cols *= 2)
+    AllOk &= runCase("softmax", "4096x" + std::to_string(Cols),
+                     2.0 * 4096 * Cols * 4, false,
+                     [&] { return softmax(Ctx, Flush, 4096, Cols); });
+  for (std::size_t D : {256, 1024, 4096, 8192})
+    AllOk &= runCase("weighted_sum", "65536x" + std::to_string(D),
+                     4.0 * (65536 * D + D + 65536), false,
+                     [&] { return weightedSum(Ctx, Flush, 65536, D); });
+  return AllOk;
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -407,13 +437,17 @@ int main(int Argc, char **Argv) {
   try {
     tile::Context Ctx(0);
     std::printf("device %s\n", Ctx.deviceName().c_str());
+    tile::DeviceBuffer<char> Flush(Ctx, FlushBytes);
+    // --sweep: the memory-bound kernels over many sizes, as Triton's
+    // perf_report (bench.py --sweep plots them beside Triton and PyTorch).
+    if (Argc > 1 && std::string(Argv[1]) == "--sweep")
+      return runSweep(Ctx, Flush) ? 0 : 1;
     std::vector<std::size_t> Sizes;
     for (int I = 1; I < Argc; ++I)
       Sizes.push_back(std::strtoull(Argv[I], nullptr, 0));
     if (Sizes.empty())
       Sizes = {std::size_t(1) << 20, std::size_t(1) << 24,
                std::size_t(1) << 28};
-    tile::DeviceBuffer<char> Flush(Ctx, FlushBytes);
     for (bool IsAdd : {true, false})
       for (std::size_t N : Sizes)
         AllOk &= runCase(IsAdd ? "add_kernel" : "gelu_kernel",

@@ -79,6 +79,44 @@ def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride,
 
 
 @triton.jit
+def softmax_fp16_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride,
+                        n_rows, n_cols, BLOCK_SIZE: tl.constexpr):
+    # bench/kernels/memory_bound.tile's softmax_fp16: fp16 rows, fp32 math.
+    row_idx = tl.program_id(0)
+    col_offsets = tl.arange(0, BLOCK_SIZE)
+    mask = col_offsets < n_cols
+    row = tl.load(input_ptr + row_idx * input_row_stride + col_offsets, mask=mask,
+                  other=-float("inf")).to(tl.float32)
+    numerator = tl.exp(row - tl.max(row, axis=0))
+    out = numerator / tl.sum(numerator, axis=0)
+    tl.store(output_ptr + row_idx * output_row_stride + col_offsets,
+             out.to(tl.float16), mask=mask)
+
+
+@triton.jit
+def row_sum_kernel(x_ptr, out_ptr, n_cols, row_stride, BLOCK: tl.constexpr):
+    # memory_bound.tile's row_sum_kernel: one program per row.
+    row = tl.program_id(0)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        acc += tl.load(x_ptr + row * row_stride + cols, mask=cols < n_cols, other=0.0)
+    tl.store(out_ptr + row, tl.sum(acc, axis=0))
+
+
+@triton.jit
+def transpose_kernel(x_ptr, y_ptr, n_rows, n_cols, x_stride, y_stride,
+                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # memory_bound.tile's transpose_tile: y[j, i] = x[i, j].
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    tile = tl.load(x_ptr + rows[:, None] * x_stride + cols[None, :],
+                   mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols))
+    tl.store(y_ptr + cols[:, None] * y_stride + rows[None, :], tl.trans(tile),
+             mask=(cols[:, None] < n_cols) & (rows[None, :] < n_rows))
+
+
+@triton.jit
 def weighted_sum_fwd(x_ptr, weight_ptr, output_ptr, x_stride_row, x_stride_dim,
                      weight_stride_dim, output_stride_row, ROWS, D,
                      ROWS_TILE_SIZE: tl.constexpr, D_TILE_SIZE: tl.constexpr):
@@ -315,25 +353,76 @@ def softmax_ptx(cols):
     return "softmax.ptx" if block == 1024 else f"softmax_{block}.ptx"
 
 
-def softmax_cases(configs, shapes=((8192, 1024), (4096, 16384))):
+def softmax_cases(configs, shapes=((8192, 1024), (4096, 16384)), fp16=False):
+    """Row softmax of fp32 rows (softmax_kernel; softmax*.ptx), or with fp16
+    of fp16 rows computed in fp32 (softmax_fp16_kernel; softmax_fp16_*.ptx)."""
+    name = "softmax_fp16" if fp16 else "softmax"
+    kernel = softmax_fp16_kernel if fp16 else softmax_kernel
+    rtol, atol = (2e-3, 1e-7) if fp16 else (1e-5, 1e-9)
     for rows, cols in shapes:
-        cfg = configs[softmax_ptx(cols)]
+        ptx = softmax_ptx(cols)
+        if fp16:
+            ptx = "softmax_fp16_" + (ptx[len("softmax_"):] if ptx != "softmax.ptx"
+                                     else "1024.ptx")
+        cfg = configs[ptx]
         x = torch.rand(rows, cols, device="cuda") * 16 - 8
+        x = x.half() if fp16 else x
         out = torch.empty_like(x)
-        ref = torch.softmax(x.double(), dim=1).float()
+        ref = torch.softmax(x.double(), dim=1)
 
         def check(result, ref=ref):
-            torch.testing.assert_close(result, ref, rtol=1e-5, atol=1e-9)
+            torch.testing.assert_close(result.double(), ref, rtol=rtol, atol=atol)
 
         def run(x=x, out=out, rows=rows, cols=cols, cfg=cfg):
-            softmax_kernel[(rows,)](out, x, x.stride(0), out.stride(0), rows, cols,
-                                    BLOCK_SIZE=cfg["BLOCK_SIZE"],
-                                    num_warps=cfg["num_warps"])
+            kernel[(rows,)](out, x, x.stride(0), out.stride(0), rows, cols,
+                            BLOCK_SIZE=cfg["BLOCK_SIZE"], num_warps=cfg["num_warps"])
             return out
 
-        yield case("softmax", f"{rows}x{cols}", "GB/s", 2 * rows * cols * 4, {
+        yield case(name, f"{rows}x{cols}", "GB/s", 2 * rows * cols * x.element_size(), {
             "triton": (run, check),
             "torch": (lambda x=x: torch.softmax(x, dim=1), check)})
+
+
+def row_sum_cases(configs, rows=8192, cols=8192):
+    cfg = configs["row_sum.ptx"]
+    x = torch.rand(rows, cols, device="cuda") * 2 - 1
+    out = torch.empty(rows, device="cuda")
+    ref = x.double().sum(dim=1)
+    scale = x.double().abs().sum(dim=1)
+
+    def check(result):
+        bad = int((~((result.double() - ref).abs() <= 1e-6 * scale)).sum())
+        assert bad == 0, f"{bad} of {rows} rows out of tolerance"
+
+    def run():
+        row_sum_kernel[(rows,)](x, out, cols, x.stride(0), BLOCK=cfg["BLOCK"],
+                                num_warps=cfg["num_warps"])
+        return out
+
+    yield case("row_sum", f"{rows}x{cols}", "GB/s", 4 * (rows * cols + rows), {
+        "triton": (run, check), "torch": (lambda: x.sum(dim=1), check)})
+
+
+def transpose_cases(configs, n=4096):
+    for dtype, name in ((torch.float32, "transpose_fp32"), (torch.float16, "transpose_fp16")):
+        cfg = configs[name + ".ptx"]
+        x = (torch.rand(n, n, device="cuda") * 2 - 1).to(dtype)
+        y = torch.empty_like(x)
+        ref = x.t().contiguous()
+
+        def check(result, ref=ref):
+            assert torch.equal(result, ref), "not the transpose"
+
+        def run(x=x, y=y, cfg=cfg):
+            grid = (triton.cdiv(n, cfg["BLOCK_M"]), triton.cdiv(n, cfg["BLOCK_N"]))
+            transpose_kernel[grid](x, y, n, n, x.stride(0), y.stride(0),
+                                   BLOCK_M=cfg["BLOCK_M"], BLOCK_N=cfg["BLOCK_N"],
+                                   num_warps=cfg["num_warps"])
+            return y
+
+        yield case(name, f"{n}x{n}", "GB/s", 2 * n * n * x.element_size(), {
+            "triton": (run, check),
+            "torch": (lambda x=x: x.t().contiguous(), check)})
 
 
 def weighted_sum_cases(configs, shapes=((65536, 4096),)):
@@ -509,6 +598,11 @@ DEFAULT_CONFIGS = {
     "softmax_4096.ptx": {"num_warps": 8, "BLOCK_SIZE": 4096},
     "softmax_8192.ptx": {"num_warps": 16, "BLOCK_SIZE": 8192},
     "softmax_16384.ptx": {"num_warps": 16, "BLOCK_SIZE": 16384},
+    **{f"softmax_fp16_{b}.ptx": {"num_warps": 4 if b < 2048 else 8 if b < 8192 else 16,
+                                 "BLOCK_SIZE": b} for b in (256 << i for i in range(7))},
+    "row_sum.ptx": {"num_warps": 4, "BLOCK": 1024},
+    "transpose_fp32.ptx": {"num_warps": 4, "BLOCK_M": 64, "BLOCK_N": 64},
+    "transpose_fp16.ptx": {"num_warps": 4, "BLOCK_M": 64, "BLOCK_N": 64},
     "weighted_sum_d16.ptx": {"num_warps": 4, "ROWS_TILE_SIZE": 16, "D_TILE_SIZE": 256},
     "matmul_d16.ptx": {"num_warps": 8, "num_stages": 3, "BLOCK_M": 256,
                        "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8},
@@ -635,7 +729,9 @@ def main():
     if args.sweep:
         generators = [elementwise_cases(n, ("add_kernel",)) for n in SWEEP_ADD] + [
             softmax_cases(configs, SWEEP_SOFTMAX),
-            weighted_sum_cases(configs, SWEEP_WEIGHTED_SUM)]
+            softmax_cases(configs, SWEEP_SOFTMAX, fp16=True),
+            weighted_sum_cases(configs, SWEEP_WEIGHTED_SUM),
+            row_sum_cases(configs), transpose_cases(configs)]
     else:
         generators = [elementwise_cases(n) for n in args.sizes] + [
             softmax_cases(configs), weighted_sum_cases(configs), matmul_cases(configs),

@@ -11,7 +11,9 @@ import sys
 # The size each kernel's plot runs along: the shape's last number (elements
 # of the vector add, columns of softmax, D of the weighted sum).
 X_LABELS = {"add_kernel": "elements", "softmax": "columns (4096 rows)",
-            "weighted_sum": "D (65536 rows)"}
+            "softmax_fp16": "columns (4096 rows)", "weighted_sum": "D (65536 rows)",
+            "row_sum": "columns (8192 rows)", "transpose_fp32": "N (N x N)",
+            "transpose_fp16": "N (N x N)"}
 
 
 def plot(sweep_json, out_dir):

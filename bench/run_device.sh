@@ -77,7 +77,8 @@ if [ "${SWEEP:-1}" != 0 ]; then
   echo "== benchmark sweep"
   PYTHONUNBUFFERED=1 timeout 420 python3 bench/bench.py --sweep --out "$OUT/sweep" \
     >"$OUT/sweep.log" 2>&1 || status=1
-  grep -E "^\| (add_kernel|softmax|weighted_sum)|^plots|^no plots" "$OUT/sweep.log"
+  grep -E "^\| (add_kernel|softmax|weighted_sum|row_sum|transpose)|^plots|^no plots" \
+    "$OUT/sweep.log"
 fi
 echo "== run_device.sh exit status $status"
 exit $status

@@ -194,32 +194,88 @@ std::string softmaxPtx(std::size_t Cols) {
                        : "softmax_" + std::to_string(Block) + ".ptx";
 }
 
+/// Launches once, checks what it wrote with Check, then times Launch.
+Outcome checkAndTime(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
+                     const std::function<void()> &Launch,
+                     const std::function<examples::Comparison()> &Check) {
+  Launch();
+  Ctx.synchronize();
+  Outcome O;
+  O.Check = Check();
+  O.Ms = timeMedianMs(Ctx, Flush, Launch);
+  return O;
+}
+
+/// The float value of V (float, or tile::Half).
+template <class T> float toFloat(T V) {
+  if constexpr (std::is_same_v<T, tile::Half>)
+    return V.toFloat();
+  else
+    return V;
+}
+
+/// F's values as T (float, or tile::Half), and F rounded to what T holds.
+template <class T> std::vector<T> fromFloats(std::vector<float> &F) {
+  std::vector<T> Out(F.size());
+  for (std::size_t I = 0; I < F.size(); ++I) {
+    if constexpr (std::is_same_v<T, tile::Half>)
+      Out[I] = tile::Half::fromFloat(F[I]);
+    else
+      Out[I] = F[I];
+    F[I] = toFloat(Out[I]);
+  }
+  return Out;
+}
+
+/// The float values of a device buffer of T.
+template <class T>
+std::vector<float> toFloats(const tile::DeviceBuffer<T> &Buffer) {
+  std::vector<T> Got = Buffer.toHost();
+  std::vector<float> Out(Got.size());
+  for (std::size_t I = 0; I < Got.size(); ++I)
+    Out[I] = toFloat(Got[I]);
+  return Out;
+}
+
+/// Row softmax of Rows x Cols T: float rows (softmax*.ptx, softmax_kernel),
+/// or tile::Half rows computed in fp32 (softmax_fp16_*.ptx, softmax_fp16 of
+/// bench/kernels/memory_bound.tile), against the double softmax of the
+/// inputs as T holds them.
+template <class T>
 Outcome softmax(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
                 std::size_t Rows, std::size_t Cols) {
-  tile::Kernel K = loadKernel(Ctx, softmaxPtx(Cols), "softmax_kernel");
+  constexpr bool IsHalf = std::is_same_v<T, tile::Half>;
+  std::string File = softmaxPtx(Cols);
+  if (IsHalf)
+    File =
+        "softmax_fp16_" + (File == "softmax.ptx"
+                               ? std::string("1024.ptx")
+                               : File.substr(std::string("softmax_").size()));
+  tile::Kernel K =
+      loadKernel(Ctx, File, IsHalf ? "softmax_fp16" : "softmax_kernel");
   if (K.info().constexprInt("BLOCK_SIZE") < static_cast<std::int64_t>(Cols))
     throw tile::Error("BLOCK_SIZE is smaller than the row");
-  std::vector<float> X = examples::randomFloats(Rows * Cols, -8, 8, 9);
-  tile::DeviceBuffer<float> DX(Ctx, X.size()), DOut(Ctx, X.size());
-  DX.copyFromHost(X);
+  std::vector<float> X =
+      examples::randomFloats(Rows * Cols, -8, 8, IsHalf ? 13 : 9);
+  std::vector<T> In = fromFloats<T>(X);
+  tile::DeviceBuffer<T> DX(Ctx, In.size()), DOut(Ctx, In.size());
+  DX.copyFromHost(In);
   DOut.fillBytes(0xFF);
   auto Launch = [&] {
     K.launch(tile::Grid{static_cast<unsigned>(Rows)}, tile::Stream(), DOut, DX,
              I32(Cols), I32(Cols), I32(Rows), I32(Cols));
   };
-  Launch();
-  Ctx.synchronize();
-  std::vector<double> Max, Sum;
-  examples::softmaxRowStats(X, Rows, Cols, Max, Sum);
-  Outcome O;
-  O.Check = examples::compare(
-      DOut.toHost(),
-      [&](std::size_t I) {
-        return std::exp(X[I] - Max[I / Cols]) / Sum[I / Cols];
-      },
-      1e-9, 1e-5);
-  O.Ms = timeMedianMs(Ctx, Flush, Launch);
-  return O;
+  return checkAndTime(Ctx, Flush, Launch, [&] {
+    std::vector<double> Max, Sum;
+    examples::softmaxRowStats(X, Rows, Cols, Max, Sum);
+    // fp16: one rounding of the result (2^-11 relative), plus exp's.
+    return examples::compare(
+        toFloats(DOut),
+        [&](std::size_t I) {
+          return std::exp(X[I] - Max[I / Cols]) / Sum[I / Cols];
+        },
+        IsHalf ? 1e-7 : 1e-9, IsHalf ? 2e-3 : 1e-5);
+  });
 }
 
 Outcome weightedSum(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
@@ -246,6 +302,62 @@ Outcome weightedSum(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
       [&](std::size_t I, double) { return 1e-5 * Scale[I]; });
   O.Ms = timeMedianMs(Ctx, Flush, Launch);
   return O;
+}
+
+/// row_sum.ptx: the sum of each row of a Rows x Cols fp32 matrix.
+Outcome rowSum(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
+               std::size_t Rows, std::size_t Cols) {
+  tile::Kernel K = loadKernel(Ctx, "row_sum.ptx", "row_sum_kernel");
+  std::vector<float> X = examples::randomFloats(Rows * Cols, -1, 1, 14);
+  tile::DeviceBuffer<float> DX(Ctx, X.size()), DOut(Ctx, Rows);
+  DX.copyFromHost(X);
+  DOut.fillBytes(0xFF);
+  auto Launch = [&] {
+    K.launch(tile::Grid{static_cast<unsigned>(Rows)}, tile::Stream(), DX, DOut,
+             I32(Cols), I32(Cols));
+  };
+  return checkAndTime(Ctx, Flush, Launch, [&] {
+    std::vector<double> Ref(Rows), Scale(Rows);
+    examples::parallelFor(Rows, [&](std::size_t R0, std::size_t R1) {
+      for (std::size_t R = R0; R < R1; ++R)
+        for (std::size_t C = 0; C < Cols; ++C) {
+          Ref[R] += X[R * Cols + C];
+          Scale[R] += std::fabs(X[R * Cols + C]);
+        }
+    });
+    return examples::compareWith(
+        DOut.toHost(), [&](std::size_t I) { return Ref[I]; },
+        [&](std::size_t I, double) { return 1e-6 * Scale[I]; });
+  });
+}
+
+/// transpose_fp32.ptx / transpose_fp16.ptx: Y = X^T for N x N X in T
+/// (float or tile::Half); checked exactly.
+template <class T>
+Outcome transpose(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
+                  std::size_t N) {
+  constexpr bool IsHalf = std::is_same_v<T, tile::Half>;
+  tile::Kernel K =
+      loadKernel(Ctx, IsHalf ? "transpose_fp16.ptx" : "transpose_fp32.ptx",
+                 IsHalf ? "transpose_fp16" : "transpose_fp32");
+  std::vector<float> F = examples::randomFloats(N * N, -1, 1, 15);
+  std::vector<T> X = fromFloats<T>(F);
+  tile::DeviceBuffer<T> DX(Ctx, X.size()), DY(Ctx, X.size());
+  DX.copyFromHost(X);
+  DY.fillBytes(0xFF);
+  const tile::KernelInfo &Info = K.info();
+  tile::Grid G{static_cast<unsigned>(
+                   tile::cdiv<std::int64_t>(N, Info.constexprInt("BLOCK_M"))),
+               static_cast<unsigned>(
+                   tile::cdiv<std::int64_t>(N, Info.constexprInt("BLOCK_N")))};
+  auto Launch = [&] {
+    K.launch(G, tile::Stream(), DX, DY, I32(N), I32(N), I32(N), I32(N));
+  };
+  return checkAndTime(Ctx, Flush, Launch, [&] {
+    return examples::compare(
+        toFloats(DY),
+        [&](std::size_t I) { return toFloat(X[(I % N) * N + I / N]); }, 0, 0);
+  });
 }
 
 /// C = A @ B, all Size x Size, in T (tile::Half: matmul_d16.ptx's
@@ -405,9 +517,10 @@ bool runCase(const char *Kernel, const std::string &Shape, double Work,
   }
 }
 
-/// The sweep's sizes: vector add at 2^12 .. 2^28 elements, softmax over 4096
-/// rows of 256 .. 16384 columns, the weighted sum over 65536 rows of 256 ..
-/// 8192 (bench.py's SWEEP_* are the same).
+/// The sweep's sizes: vector add at 2^12 .. 2^28 elements, softmax (fp32 and
+/// fp16) over 4096 rows of 256 .. 16384 columns, the weighted sum over 65536
+/// rows of 256 .. 8192, the row sum of 8192 x 8192 and the transposes of
+/// 4096 x 4096 fp32 and fp16 (bench.py's SWEEP_* are the same).
 bool runSweep(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush) {
   bool AllOk = true;
   for (int Log = 12; Log <= 28; Log += 2) {
@@ -415,10 +528,20 @@ bool runSweep(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush) {
     AllOk &= runCase("add_kernel", std::to_string(N), 12.0 * N, false,
                      [&] { return elementwise(Ctx, Flush, true, N); });
   }
-  for (std::size_t Cols = 256; Cols <= 16384; Cols *= 2)
+  for (std::size_t Cols = 256; Cols <= 16384; Cols *= 2) {
     AllOk &= runCase("softmax", "4096x" + std::to_string(Cols),
                      2.0 * 4096 * Cols * 4, false,
-                     [&] { return softmax(Ctx, Flush, 4096, Cols); });
+                     [&] { return softmax<float>(Ctx, Flush, 4096, Cols); });
+    AllOk &= runCase(
+        "softmax_fp16", "4096x" + std::to_string(Cols), 2.0 * 4096 * Cols * 2,
+        false, [&] { return softmax<tile::Half>(Ctx, Flush, 4096, Cols); });
+  }
+  AllOk &= runCase("row_sum", "8192x8192", 4.0 * (8192 * 8192 + 8192), false,
+                   [&] { return rowSum(Ctx, Flush, 8192, 8192); });
+  AllOk &= runCase("transpose_fp32", "4096x4096", 2.0 * 4096 * 4096 * 4, false,
+                   [&] { return transpose<float>(Ctx, Flush, 4096); });
+  AllOk &= runCase("transpose_fp16", "4096x4096", 2.0 * 4096 * 4096 * 2, false,
+                   [&] { return transpose<tile::Half>(Ctx, Flush, 4096); });
   for (std::size_t D : {256, 1024, 4096, 8192})
     AllOk &= runCase("weighted_sum", "65536x" + std::to_string(D),
                      4.0 * (65536 * D + D + 65536), false,
@@ -458,7 +581,7 @@ int main(int Argc, char **Argv) {
       AllOk &=
           runCase("softmax", std::to_string(Rows) + "x" + std::to_string(Cols),
                   2.0 * Rows * Cols * 4, false, [&, Rows = Rows, Cols = Cols] {
-                    return softmax(Ctx, Flush, Rows, Cols);
+                    return softmax<float>(Ctx, Flush, Rows, Cols);
                   });
     const std::size_t Rows = 65536, D = 4096;
     AllOk &= runCase("weighted_sum", "65536x4096", 4.0 * (Rows * D + D + Rows),
@@ -479,7 +602,8 @@ int main(int Argc, char **Argv) {
     // took up to ~0.1 s each, so the four cases stay within ~10 s of GPU time.
     const std::size_t Batch = 4, Heads = 32, Seq = 4096;
     for (auto [Name, HeadDim, Causal] :
-         {std::tuple<const char *, std::size_t, bool>{"attention_d64", 64, false},
+         {std::tuple<const char *, std::size_t, bool>{"attention_d64", 64,
+                                                      false},
           {"attention_causal", 64, true},
           {"attention_d128", 128, false},
           {"attention_d128_causal", 128, true}})

@@ -7,7 +7,9 @@
 // the elements the result's layout gives it, both in vectors of up to 16
 // bytes where a thread's registers are consecutive slots. The buffer holds
 // one slot per element (getScratchBytes: elements * element bytes; i1 kept
-// as i8).
+// as i8). Where one side walks down the result's columns (a transpose), the
+// positions are XOR-swizzled within rows (ScratchSwizzle) so that lanes
+// storing one column hit different banks.
 // Replicated elements are stored by each replica, with the same value.
 // An MMA accumulator (every warp along M) converted into the a operand of a
 // product with the same layout moves nothing (tilegpu::isRegisterConversion).
@@ -52,13 +54,68 @@ unsigned getScratchVectorWidth(Attribute layout, ArrayRef<int64_t> shape,
   return vec;
 }
 
+/// An XOR swizzle of the scratch's row-major positions, so that the lanes of
+/// a warp that store one column of the result (a transpose, a conversion
+/// between layouts of different orders) hit different banks: within each
+/// row of `cols` elements, the runs of `unit` elements are permuted by
+/// XOR-ing their index with (row / rowStep) mod slots. Runs stay whole, so
+/// vector stores and loads of up to `unit` elements stay vectors; stores
+/// and loads apply the same swizzle.
+struct ScratchSwizzle {
+  int64_t cols = 1, unit = 1, slots = 1, rowStep = 1;
+
+  /// The swizzle for a result of `shape` read in runs of `loadVec` and
+  /// written in runs of `storeVec` along its last dimension, by threads
+  /// that each write `rowStep` consecutive rows; none (slots 1) when rows
+  /// are not whole numbers of a power of two of runs.
+  static ScratchSwizzle get(ArrayRef<int64_t> shape, unsigned loadVec,
+                            unsigned storeVec, int64_t rowStep) {
+    ScratchSwizzle swizzle;
+    if (shape.size() < 2)
+      return swizzle;
+    swizzle.cols = shape.back();
+    swizzle.unit = std::max(loadVec, storeVec);
+    swizzle.rowStep = std::max<int64_t>(1, rowStep);
+    if (swizzle.cols % swizzle.unit == 0 &&
+        llvm::isPowerOf2_64(swizzle.cols / swizzle.unit))
+      swizzle.slots = swizzle.cols / swizzle.unit;
+    return swizzle;
+  }
+
+  /// The swizzled position of row-major position `position` (i32).
+  Value apply(Location loc, RewriterBase &rewriter, Value position) const {
+    if (slots < 2)
+      return position;
+    auto constant = [&](int64_t v) { return i32Constant(loc, rewriter, v); };
+    Value row = LLVM::UDivOp::create(rewriter, loc, position, constant(cols));
+    Value col = LLVM::URemOp::create(rewriter, loc, position, constant(cols));
+    Value run = LLVM::UDivOp::create(rewriter, loc, col, constant(unit));
+    Value phase = LLVM::URemOp::create(
+        rewriter, loc,
+        LLVM::UDivOp::create(rewriter, loc, row, constant(rowStep)),
+        constant(slots));
+    Value swizzled = LLVM::AddOp::create(
+        rewriter, loc,
+        LLVM::MulOp::create(rewriter, loc,
+                            LLVM::XOrOp::create(rewriter, loc, run, phase),
+                            constant(unit)),
+        LLVM::URemOp::create(rewriter, loc, col, constant(unit)));
+    return LLVM::AddOp::create(
+        rewriter, loc, LLVM::MulOp::create(rewriter, loc, row, constant(cols)),
+        swizzled);
+  }
+};
+
 /// Moves the elements of `src` (converted operand `packedSrc`) into the
 /// layout of `dstType`; `positionOf` says where each source element goes,
-/// and source dimension `srcUnitDim` has stride 1 in those positions.
-/// Returns the packed result, or null after reporting an error at `op`.
+/// source dimension `srcUnitDim` has stride 1 in those positions, and
+/// source dimension `srcRowDim` (when given) becomes the result's
+/// second-to-last dimension. Returns the packed result, or null after
+/// reporting an error at `op`.
 Value moveThroughScratch(Operation *op, Value src, Value packedSrc,
                          RankedTensorType dstType, PositionFn positionOf,
-                         unsigned srcUnitDim, const TypeConverter &converter,
+                         unsigned srcUnitDim, std::optional<unsigned> srcRowDim,
+                         const TypeConverter &converter,
                          ConversionPatternRewriter &rewriter) {
   auto srcType = cast<RankedTensorType>(src.getType());
   if (!tilegpu::isDistributedLayout(srcType.getEncoding()) ||
@@ -91,6 +148,28 @@ Value moveThroughScratch(Operation *op, Value src, Value packedSrc,
       emitIndices(loc, rewriter, srcType.getEncoding(), srcType.getShape());
   unsigned storeVec = getScratchVectorWidth(
       srcType.getEncoding(), srcType.getShape(), srcUnitDim, slotType);
+  unsigned loadVec =
+      getScratchVectorWidth(dstType.getEncoding(), dstType.getShape(),
+                            dstType.getRank() - 1, slotType);
+  // Swizzle only where one side walks down the result's columns: stores
+  // whose source runs do not follow the result's rows (a transpose), or
+  // loads whose result layout is not row-major. A thread's run along the
+  // rows on that side keeps its neighbours' phases apart.
+  int64_t rowStep = 0;
+  unsigned dstRank = dstType.getRank();
+  if (srcRowDim &&
+      tilegpu::getLayoutOrder(srcType.getEncoding()).front() != srcUnitDim)
+    rowStep = tilegpu::getContigPerThread(srcType.getEncoding(),
+                                          srcType.getShape())[*srcRowDim];
+  else if (dstRank >= 2 &&
+           tilegpu::getLayoutOrder(dstType.getEncoding()).front() !=
+               dstRank - 1)
+    rowStep = tilegpu::getContigPerThread(dstType.getEncoding(),
+                                          dstType.getShape())[dstRank - 2];
+  ScratchSwizzle swizzle;
+  if (rowStep > 0)
+    swizzle =
+        ScratchSwizzle::get(dstType.getShape(), loadVec, storeVec, rowStep);
   for (size_t first = 0; first < srcElements.size(); first += storeVec) {
     Value stored;
     if (storeVec > 1)
@@ -105,7 +184,8 @@ Value moveThroughScratch(Operation *op, Value src, Value packedSrc,
               : LLVM::InsertElementOp::create(rewriter, loc, stored, value,
                                               i32Constant(loc, rewriter, i));
     }
-    Value position = positionOf(loc, rewriter, srcIndices[first]);
+    Value position = swizzle.apply(
+        loc, rewriter, positionOf(loc, rewriter, srcIndices[first]));
     LLVM::StoreOp::create(rewriter, loc, stored, slotAddress(position),
                           storeVec * slotBytes);
   }
@@ -114,13 +194,11 @@ Value moveThroughScratch(Operation *op, Value src, Value packedSrc,
   // Loads, `loadVec` consecutive registers at a time.
   SmallVector<SmallVector<Value>> dstIndices =
       emitIndices(loc, rewriter, dstType.getEncoding(), dstType.getShape());
-  unsigned loadVec =
-      getScratchVectorWidth(dstType.getEncoding(), dstType.getShape(),
-                            dstType.getRank() - 1, slotType);
   SmallVector<Value> results;
   for (size_t first = 0; first < dstIndices.size(); first += loadVec) {
-    Value position =
-        emitLinearIndex(loc, rewriter, dstIndices[first], dstType.getShape());
+    Value position = swizzle.apply(
+        loc, rewriter,
+        emitLinearIndex(loc, rewriter, dstIndices[first], dstType.getShape()));
     Value loaded =
         LLVM::LoadOp::create(rewriter, loc, vectorType(loadVec),
                              slotAddress(position), loadVec * slotBytes);
@@ -150,6 +228,23 @@ unsigned getSourceUnitDim(tilegpu::ConvertLayoutOp op) {
 unsigned getSourceUnitDim(tile::TransOp op) { return op.getOrder().back(); }
 unsigned getSourceUnitDim(tile::ReshapeOp op) {
   return op.getSrc().getType().getRank() - 1;
+}
+
+/// The source dimension that becomes the result's second-to-last one
+/// (none for a reshape, which regroups dimensions).
+std::optional<unsigned> getSourceRowDim(tilegpu::ConvertLayoutOp op) {
+  if (op.getType().getRank() < 2)
+    return std::nullopt;
+  return op.getType().getRank() - 2;
+}
+std::optional<unsigned> getSourceRowDim(tile::TransOp op) {
+  ArrayRef<int32_t> order = op.getOrder();
+  if (order.size() < 2)
+    return std::nullopt;
+  return order[order.size() - 2];
+}
+std::optional<unsigned> getSourceRowDim(tile::ReshapeOp) {
+  return std::nullopt;
 }
 
 /// convert_layout: every element keeps its index.
@@ -197,9 +292,10 @@ struct ThroughScratchConversion : OpConversionPattern<OpTy> {
                         ArrayRef<Value> index) {
       return positionOf(op, loc, rewriter, index);
     };
-    Value result = moveThroughScratch(
-        op, op.getSrc(), adaptor.getSrc(), op.getType(), position,
-        getSourceUnitDim(op), *this->getTypeConverter(), rewriter);
+    Value result =
+        moveThroughScratch(op, op.getSrc(), adaptor.getSrc(), op.getType(),
+                           position, getSourceUnitDim(op), getSourceRowDim(op),
+                           *this->getTypeConverter(), rewriter);
     if (!result)
       return failure();
     rewriter.replaceOp(op, result);

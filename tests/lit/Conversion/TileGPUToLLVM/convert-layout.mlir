@@ -3,6 +3,9 @@
 // scratch: each thread stores its elements at their row-major position in
 // the result, a barrier, then each thread loads what the result layout gives
 // it, in vectors of up to 16 bytes where its registers are consecutive slots.
+// Where one side walks down the result's columns (the column-major result
+// here, the transpose), the positions are XOR-swizzled within rows; the
+// reshape, row-major on both sides, is not swizzled.
 
 #rows = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 #cols = #tilegpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [0, 1]}>
@@ -15,6 +18,7 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     // out as 8 16-byte stores; the column-major result reads element by
     // element.
     // CHECK: llvm.mlir.addressof @tilegpu_shared : !llvm.ptr<3>
+    // CHECK: llvm.xor
     // CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
     // CHECK-NOT: llvm.store
     // CHECK: nvvm.barrier
@@ -30,6 +34,7 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
   func.func @trans(%x: tensor<32x32xi1, #rows>) -> tensor<32x32xi1, #rows> attributes {"tilegpu.num-warps" = 1 : i32} {
     // CHECK: llvm.getelementptr %{{.*}}[1024] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
     // CHECK: llvm.zext %{{.*}} : i1 to i8
+    // CHECK: llvm.xor
     // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr<3>
     // CHECK: nvvm.barrier
     // CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> vector<4xi8>
@@ -39,9 +44,12 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
   }
   // CHECK-LABEL: llvm.func @reshape
   func.func @reshape(%x: tensor<32x32xf16, #rows>) -> tensor<1024xf16, #flat> attributes {"tilegpu.num-warps" = 1 : i32} {
+    // CHECK-NOT: llvm.xor
     // CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
     // CHECK: nvvm.barrier
     // CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xf16>
+    // CHECK-NOT: llvm.xor
+    // CHECK: llvm.return
     %y = tile.reshape %x {tilegpu.scratch_offset = 0 : i64} : tensor<32x32xf16, #rows> -> tensor<1024xf16, #flat>
     return %y : tensor<1024xf16, #flat>
   }

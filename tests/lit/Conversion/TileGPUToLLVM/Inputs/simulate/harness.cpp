@@ -22,6 +22,9 @@ extern "C" void w_dot(float *, float *, float *, float *);
 extern "C" void w_argmax(float *, int *, int *);
 extern "C" void w_lsum(long *, long *);
 extern "C" void w_hdot(_Float16 *, _Float16 *, float *, float *);
+extern "C" void w_trans(float *, float *);
+extern "C" void w_htrans(_Float16 *, _Float16 *);
+extern "C" void w_convert(float *, float *);
 int main() {
   Blocked b{{1, 4}, {4, 8}, {2, 2}, {1, 0}}, l{{2}, {32}, {4}, {0}};
   std::vector<float> X(32 * 64), Bm(64 * 64), C(32 * 64);
@@ -199,6 +202,36 @@ int main() {
              (float)(_Float16)Bm[k * 64 + rr[r][1]];
       check("hdot", out[r], s, t, r);
     }
+  });
+  // Transposes and a conversion between orders move through swizzled
+  // scratch: every element must land exactly where it belongs. `source`
+  // gives the input element at result index (i, j).
+  auto checkMoved = [&](const char *name, void (*fn)(float *, float *),
+                        const Blocked &layout, std::vector<int> shape,
+                        auto source) {
+    runThreads([&](int t) {
+      auto in = in2(X, {32, 64}, t);
+      float out[64];
+      fn(in.data(), out);
+      auto rr = regs(layout, shape, t);
+      for (size_t r = 0; r < rr.size(); ++r)
+        check(name, out[r], source(rr[r][0], rr[r][1]), t, r);
+    });
+  };
+  checkMoved("trans", w_trans, b, {64, 32},
+             [&](int i, int j) { return X[j * 64 + i]; });
+  checkMoved("convert", w_convert, c, {32, 64},
+             [&](int i, int j) { return X[i * 64 + j]; });
+  runThreads([&](int t) {
+    std::vector<_Float16> in;
+    for (auto &i : regs(b, {64, 64}, t))
+      in.push_back((_Float16)Bm[i[0] * 64 + i[1]]);
+    _Float16 out[64];
+    w_htrans(in.data(), out);
+    auto rr = regs(b, {64, 64}, t);
+    for (size_t r = 0; r < rr.size(); ++r)
+      check("htrans", (float)out[r],
+            (float)(_Float16)Bm[rr[r][1] * 64 + rr[r][0]], t, r);
   });
   printf("%s (%d mismatches)\n", failures ? "FAILED" : "PASSED", failures);
   return failures != 0;

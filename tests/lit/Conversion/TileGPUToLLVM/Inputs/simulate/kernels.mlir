@@ -1,5 +1,6 @@
-// Reductions, scans and dots at the tilegpu level, lowered to LLVM and run
-// on the CPU by harness.cpp with 128 emulated threads (see simulate.test).
+// Reductions, scans, dots, transposes and layout conversions at the tilegpu
+// level, lowered to LLVM and run on the CPU by harness.cpp with 128 emulated
+// threads (see simulate.test). The last two move through swizzled scratch.
 #b = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], order = [1, 0]}>
 #c = #tilegpu.blocked<{sizePerThread = [2, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
 #l = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -85,6 +86,18 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
       tile.reduce.return %c : i64
     }) {axis = 0 : i32} : (tensor<4x64xi64, #b>) -> tensor<64xi64, #tilegpu.slice<{dim = 0, parent = #b}>>
     return %s : tensor<64xi64, #tilegpu.slice<{dim = 0, parent = #b}>>
+  }
+  func.func @trans(%x: tensor<32x64xf32, #b>) -> tensor<64x32xf32, #b> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %t = tile.trans %x {order = array<i32: 1, 0>} : tensor<32x64xf32, #b> -> tensor<64x32xf32, #b>
+    return %t : tensor<64x32xf32, #b>
+  }
+  func.func @htrans(%x: tensor<64x64xf16, #b>) -> tensor<64x64xf16, #b> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %t = tile.trans %x {order = array<i32: 1, 0>} : tensor<64x64xf16, #b> -> tensor<64x64xf16, #b>
+    return %t : tensor<64x64xf16, #b>
+  }
+  func.func @convert(%x: tensor<32x64xf32, #b>) -> tensor<32x64xf32, #c> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %y = tilegpu.convert_layout %x : tensor<32x64xf32, #b> -> tensor<32x64xf32, #c>
+    return %y : tensor<32x64xf32, #c>
   }
   func.func @hdot(%a: tensor<32x64xf16, #c>, %bb: tensor<64x64xf16, #b>, %acc: tensor<32x64xf32, #c>) -> tensor<32x64xf32, #c> attributes {"tilegpu.num-warps" = 4 : i32} {
     %d = tile.dot %a, %bb, %acc : tensor<32x64xf16, #c> * tensor<64x64xf16, #b> -> tensor<32x64xf32, #c>

@@ -661,32 +661,33 @@ def report_lines(rows, device, launch_us, configs, elapsed_s):
             f"{fmt(r['triton'])} | {fmt(r['torch'])} | "
             f"{fmt(r['tilec_over_triton'], 3)} | {fmt(r['tilec_over_torch'], 3)} | "
             f"{r['tilec_status']}, {r['triton_status']}, {r['torch_status']} |")
-    lines += [
-        "",
-        "TFLOP/s. Triton: the same algorithm with tilec's block sizes, num_warps and "
-        "num_stages; Triton best: the grouped-order matmul autotuned over "
-        f"{len(MATMUL_TUNING_CONFIGS)} configurations (the one picked in the last "
-        "column). PyTorch: torch.matmul (cuBLAS, reduced-precision reductions off) and "
-        "scaled_dot_product_attention. Matmul shapes are MxNxK; attention shapes "
-        "BxHxSxD (4*B*H*S*S*D FLOPs, half when causal).",
-        "",
-        "| kernel | shape | dtype | tilec | Triton | Triton best | PyTorch | "
-        "tilec/Triton | tilec/Triton best | tilec/PyTorch | "
-        "checks (tilec, Triton, Triton best, PyTorch) | Triton best config |",
-        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |",
-    ]
-    for r in rows:
-        if r["unit"] != "TFLOP/s":
-            continue
-        lines.append(
-            f"| {r['kernel']} | {r['shape']} | {r.get('dtype', '-')} | "
-            f"{fmt(r['tilec'], 1)} | {fmt(r['triton'], 1)} | "
-            f"{fmt(r.get('triton_best'), 1)} | {fmt(r['torch'], 1)} | "
-            f"{fmt(r['tilec_over_triton'], 3)} | "
-            f"{fmt(r.get('tilec_over_triton_best'), 3)} | "
-            f"{fmt(r['tilec_over_torch'], 3)} | {r['tilec_status']}, "
-            f"{r['triton_status']}, {r.get('triton_best_status', '-')}, "
-            f"{r['torch_status']} | {r.get('triton_best_config') or '-'} |")
+    if any(r["unit"] == "TFLOP/s" for r in rows):  # none in the sweep
+        lines += [
+            "",
+            "TFLOP/s. Triton: the same algorithm with tilec's block sizes, num_warps and "
+            "num_stages; Triton best: the grouped-order matmul autotuned over "
+            f"{len(MATMUL_TUNING_CONFIGS)} configurations (the one picked in the last "
+            "column). PyTorch: torch.matmul (cuBLAS, reduced-precision reductions off) and "
+            "scaled_dot_product_attention. Matmul shapes are MxNxK; attention shapes "
+            "BxHxSxD (4*B*H*S*S*D FLOPs, half when causal).",
+            "",
+            "| kernel | shape | dtype | tilec | Triton | Triton best | PyTorch | "
+            "tilec/Triton | tilec/Triton best | tilec/PyTorch | "
+            "checks (tilec, Triton, Triton best, PyTorch) | Triton best config |",
+            "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |",
+        ]
+        for r in rows:
+            if r["unit"] != "TFLOP/s":
+                continue
+            lines.append(
+                f"| {r['kernel']} | {r['shape']} | {r.get('dtype', '-')} | "
+                f"{fmt(r['tilec'], 1)} | {fmt(r['triton'], 1)} | "
+                f"{fmt(r.get('triton_best'), 1)} | {fmt(r['torch'], 1)} | "
+                f"{fmt(r['tilec_over_triton'], 3)} | "
+                f"{fmt(r.get('tilec_over_triton_best'), 3)} | "
+                f"{fmt(r['tilec_over_torch'], 3)} | {r['tilec_status']}, "
+                f"{r['triton_status']}, {r.get('triton_best_status', '-')}, "
+                f"{r['torch_status']} | {r.get('triton_best_config') or '-'} |")
     lines.append("")
     lines.append("tilec host cost of one launch call (us): " +
                  ", ".join(f"{k} {v:.2f}" for k, v in launch_us.items()))

@@ -108,12 +108,18 @@ struct AccelerateDotPass
 
   /// Whether an [m, n] += [m, k] x [k, n] product of 16-bit operands runs
   /// on wgmma: sm_90a, whole warpgroups along M with 64 rows each at least
-  /// (m a multiple of 16 per warp), n at most one instruction's 256, and
-  /// operand tiles of whole 1024-byte swizzle atoms.
+  /// (m a multiple of 16 per warp), n at most one instruction's 256,
+  /// operand tiles of whole 1024-byte swizzle atoms, and stored rows (k
+  /// elements for a and a K-major b, n for an N-major b) that one of
+  /// wgmma's swizzle modes reads: 32 or 64 bytes, or panels of 128.
   bool canUseWgmma(int64_t m, int64_t n, int64_t k, unsigned numWarps) const {
+    auto swizzledRow = [](int64_t bytes) {
+      return bytes == 32 || bytes == 64 || bytes % 128 == 0;
+    };
     return StringRef(target) == "sm_90a" && numWarps % 4 == 0 &&
            m % (16 * numWarps) == 0 && n <= 256 && n % 8 == 0 &&
-           (m * k * 2) % 1024 == 0 && (k * n * 2) % 1024 == 0;
+           (m * k * 2) % 1024 == 0 && (k * n * 2) % 1024 == 0 &&
+           swizzledRow(k * 2) && swizzledRow(n * 2);
   }
 
   /// Rewrites `dot` for wgmma (sm_90a) or mma.sync when its types allow:

@@ -216,6 +216,24 @@ int64_t estimateTileRegisters(scf::ForOp loop) {
   return total;
 }
 
+/// Whether the accumulator that `dot` (in `body`, its result only yielded)
+/// carries to the next iteration is read there only as `dot`'s own
+/// accumulator or by ops before `dot`: a read after it would wait for the
+/// group it just issued, and a copy forwarded through the yield would read
+/// registers the next group writes.
+bool isReadOnlyBefore(tile::DotOp dot, Block *body) {
+  unsigned number = dot->getUses().begin()->getOperandNumber();
+  for (OpOperand &use : body->getArgument(number + 1).getUses()) {
+    Operation *user = body->findAncestorOpInBlock(*use.getOwner());
+    if (&use == &dot.getCMutable())
+      continue;
+    if (!user || user == body->getTerminator() || user == dot ||
+        !user->isBeforeInBlock(dot))
+      return false;
+  }
+  return true;
+}
+
 /// The dots of `plan`'s loop that can leave their wgmma group in flight
 /// into the next iteration: every dot of the loop is a wgmma (the others
 /// wait for all groups, in flight or not, when they wait for their own), and
@@ -252,7 +270,8 @@ llvm::SmallPtrSet<Operation *, 2> findInFlightDots(LoopPlan &plan) {
         getLayout(dot.getA().getType()));
     if ((fromSlot(0) || (aInRegisters && registersBound)) && fromSlot(1) &&
         dot->hasOneUse() &&
-        dot->getUses().begin()->getOwner() == body->getTerminator())
+        dot->getUses().begin()->getOwner() == body->getTerminator() &&
+        isReadOnlyBefore(dot, body))
       dots.insert(dot);
   }
   return dots;

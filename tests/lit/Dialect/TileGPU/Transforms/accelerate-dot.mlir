@@ -120,3 +120,24 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     return %o : tensor<128x32xf32, #a>
   }
 }
+
+// -----
+
+// wgmma reads rows of 32 or 64 bytes, or panels of 128-byte rows: K = 48
+// (96-byte rows of a) stays on mma.sync even on sm_90a, although its tiles
+// are whole 1024-byte atoms; K = 64 runs on wgmma.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
+  // WGMMA-LABEL: func.func @rows_of_96_bytes
+  // WGMMA: tile.dot {{.*}} -> tensor<64x64xf32, #tilegpu.mma<{version = 2,
+  func.func @rows_of_96_bytes(%a: tensor<64x48xf16, #a>, %b: tensor<48x64xf16, #a>, %c: tensor<64x64xf32, #a>) -> tensor<64x64xf32, #a> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %d = tile.dot %a, %b, %c : tensor<64x48xf16, #a> * tensor<48x64xf16, #a> -> tensor<64x64xf32, #a>
+    return %d : tensor<64x64xf32, #a>
+  }
+  // WGMMA-LABEL: func.func @rows_of_128_bytes
+  // WGMMA: tile.dot {{.*}} -> tensor<64x64xf32, #tilegpu.mma<{version = 3,
+  func.func @rows_of_128_bytes(%a: tensor<64x64xf16, #a>, %b: tensor<64x64xf16, #a>, %c: tensor<64x64xf32, #a>) -> tensor<64x64xf32, #a> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %d = tile.dot %a, %b, %c : tensor<64x64xf16, #a> * tensor<64x64xf16, #a> -> tensor<64x64xf32, #a>
+    return %d : tensor<64x64xf32, #a>
+  }
+}

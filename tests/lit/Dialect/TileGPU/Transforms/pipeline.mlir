@@ -448,6 +448,77 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     tile.store %33, %27 : (tensor<64x64x!tile.ptr<f32>, #blocked>, tensor<64x64xf32, #blocked>) -> ()
     return
   }
+  // The same loop, but the carried accumulator is also read after the dot
+  // (a running sum of the previous products): a wait there would wait for
+  // the group just issued, so the dot waits for its own group (3 slots).
+  // CHECK-LABEL: func.func @wgmma_read_after_dot
+  // CHECK: tilegpu.local_alloc : !tilegpu.memdesc<[3, 64, 32]
+  // CHECK: scf.for
+  // CHECK-NOT: tilegpu.wgmma_async
+  // CHECK-NOT: tilegpu.wgmma_wait
+  // CHECK: scf.yield
+  func.func @wgmma_read_after_dot(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg3: i32) attributes {tile.kernel, tile.num_stages = 3 : i32, tile.num_warps = 4 : i32, "tilegpu.num-warps" = 4 : i32} {
+    %c31_i32 = arith.constant 31 : i32
+    %cst = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %cst_0 = arith.constant dense<2048> : tensor<32x64xi32, #blocked>
+    %cst_1 = arith.constant dense<32> : tensor<64x32xi32, #blocked1>
+    %cst_2 = arith.constant dense<0.000000e+00> : tensor<64x32xf16, #blocked1>
+    %c1_i32 = arith.constant 1 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %cst_3 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %cst_4 = arith.constant dense<64> : tensor<32x1xi32, #blocked>
+    %0 = tile.hint %arg3 {divisibility = array<i64: 16>} : i32
+    %1 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #slice>
+    %2 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #slice1>
+    %3 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #slice2>
+    %4 = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #slice3>
+    %5 = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #slice2>
+    %6 = tile.splat %arg0 : tensor<64x1x!tile.ptr<f16>, #blocked1>
+    %7 = tile.expand_dims %1 {axis = 1 : i32} : tensor<64xi32, #slice> -> tensor<64x1xi32, #blocked1>
+    %8 = tile.expand_dims %3 {axis = 1 : i32} : tensor<64xi32, #slice2> -> tensor<64x1xi32, #blocked>
+    %9 = tile.splat %0 : tensor<64x1xi32, #blocked1>
+    %10 = arith.muli %7, %9 : tensor<64x1xi32, #blocked1>
+    %11 = tile.addptr %6, %10 : tensor<64x1x!tile.ptr<f16>, #blocked1>, tensor<64x1xi32, #blocked1>
+    %12 = tile.broadcast %11 : tensor<64x1x!tile.ptr<f16>, #blocked1> -> tensor<64x32x!tile.ptr<f16>, #blocked1>
+    %13 = tile.expand_dims %4 {axis = 0 : i32} : tensor<32xi32, #slice3> -> tensor<1x32xi32, #blocked1>
+    %14 = tile.broadcast %13 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %15 = tile.addptr %12, %14 : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+    %16 = tile.splat %arg1 : tensor<32x1x!tile.ptr<f16>, #blocked>
+    %17 = tile.expand_dims %5 {axis = 1 : i32} : tensor<32xi32, #slice2> -> tensor<32x1xi32, #blocked>
+    %18 = arith.muli %17, %cst_4 : tensor<32x1xi32, #blocked>
+    %19 = tile.addptr %16, %18 : tensor<32x1x!tile.ptr<f16>, #blocked>, tensor<32x1xi32, #blocked>
+    %20 = tile.broadcast %19 : tensor<32x1x!tile.ptr<f16>, #blocked> -> tensor<32x64x!tile.ptr<f16>, #blocked>
+    %21 = tile.expand_dims %2 {axis = 0 : i32} : tensor<64xi32, #slice1> -> tensor<1x64xi32, #blocked>
+    %22 = tile.broadcast %21 : tensor<1x64xi32, #blocked> -> tensor<32x64xi32, #blocked>
+    %23 = tile.addptr %20, %22 : tensor<32x64x!tile.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+    %24 = arith.addi %0, %c31_i32 : i32
+    %25 = arith.divsi %24, %c32_i32 : i32
+    %26:4 = scf.for %arg4 = %c0_i32 to %25 step %c1_i32 iter_args(%arg5 = %cst_3, %arg6 = %15, %arg7 = %23, %arg8 = %cst_3) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>)  : i32 {
+      %34 = arith.muli %arg4, %c32_i32 : i32
+      %35 = arith.subi %0, %34 : i32
+      %36 = tile.splat %35 : tensor<1x32xi32, #blocked1>
+      %37 = arith.cmpi slt, %13, %36 : tensor<1x32xi32, #blocked1>
+      %38 = tile.broadcast %37 : tensor<1x32xi1, #blocked1> -> tensor<64x32xi1, #blocked1>
+      %39 = tile.load %arg6 mask %38 other %cst_2 : (tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi1, #blocked1>, tensor<64x32xf16, #blocked1>) -> tensor<64x32xf16, #blocked1>
+      %40 = tile.load %arg7 : (tensor<32x64x!tile.ptr<f16>, #blocked>) -> tensor<32x64xf16, #blocked>
+      %41 = tile.dot %39, %40, %arg5 : tensor<64x32xf16, #blocked1> * tensor<32x64xf16, #blocked> -> tensor<64x64xf32, #mma>
+      %42 = tile.addptr %arg6, %cst_1 : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+      %43 = tile.addptr %arg7, %cst_0 : tensor<32x64x!tile.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+      %44 = arith.addf %arg8, %arg5 : tensor<64x64xf32, #mma>
+      scf.yield %41, %42, %43, %44 : tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<32x64x!tile.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>
+    }
+    %sum = arith.addf %26#0, %26#3 : tensor<64x64xf32, #mma>
+    %27 = tilegpu.convert_layout %sum : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    %28 = tile.splat %arg2 : tensor<64x1x!tile.ptr<f32>, #blocked>
+    %29 = arith.muli %8, %cst : tensor<64x1xi32, #blocked>
+    %30 = tile.addptr %28, %29 : tensor<64x1x!tile.ptr<f32>, #blocked>, tensor<64x1xi32, #blocked>
+    %31 = tile.broadcast %30 : tensor<64x1x!tile.ptr<f32>, #blocked> -> tensor<64x64x!tile.ptr<f32>, #blocked>
+    %32 = tile.broadcast %21 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %33 = tile.addptr %31, %32 : tensor<64x64x!tile.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
+    tile.store %33, %27 : (tensor<64x64x!tile.ptr<f32>, #blocked>, tensor<64x64xf32, #blocked>) -> ()
+    return
+  }
 }
 
 // -----

@@ -632,6 +632,8 @@ std::vector<AttentionParam> attentionCases() {
     for (int NKv : {64, 40})
       Cases.emplace_back(Module, 50, NKv);
   Cases.emplace_back("strides_bm128_w8_wgmma", 100, 40);
+  // Two 64-row blocks per warpgroup: register a of the second M repetition.
+  Cases.emplace_back("strides_bm128_w4_wgmma", 100, 40);
   Cases.emplace_back("strides_d128_bn32_wgmma", 60, 20);
   return Cases;
 }

@@ -26,6 +26,19 @@ for filter in '-AtomicTest.*:ControlFlowTest.*' 'AtomicTest.*:ControlFlowTest.*'
   sed -n '/^\[==========\].* ran\./,$p' "$OUT/gpu_part.log" | head -n 60
 done
 rm -f "$OUT/gpu_part.log"
+# check_d16 EXAMPLE REFUSED SHAPE...: runs EXAMPLE on its _d16 PTX at each
+# SHAPE, then checks that the runtime refuses REFUSED (not a multiple of 16).
+check_d16() {
+  local example=$1 refused=$2 shapes=()
+  shift 2
+  for shape in "$@"; do shapes+=(--shape "$shape"); done
+  local ptx=build/dsl_examples/${example}_d16.ptx
+  echo "== $example --ptx ${example}_d16.ptx"
+  timeout 120 build/bin/$example --ptx "$ptx" "${shapes[@]}" 2>&1 || status=1
+  echo "== $example --ptx ${example}_d16.ptx --shape $refused (must be refused)"
+  build/bin/$example --ptx "$ptx" --shape "$refused" >"$OUT/last_example.txt" 2>&1
+  grep "is not a multiple of 16" "$OUT/last_example.txt" || status=1
+}
 # Process substitution (not a pipe) keeps status updates in this shell.
 {
   for e in vector_add gelu; do
@@ -40,24 +53,11 @@ rm -f "$OUT/gpu_part.log"
     echo "== $e"
     timeout 120 build/bin/$e 2>&1 || status=1
   done
-  # The benchmark's matmul, specialized for multiples of 16 (pipelined), and
-  # the runtime's refusal of a size that breaks the specialization.
-  echo "== matmul --ptx matmul_d16.ptx"
-  timeout 120 build/bin/matmul --ptx build/dsl_examples/matmul_d16.ptx \
-    --shape 1024x512x2048 --shape 272x400x528 --shape 16x16x16 2>&1 || status=1
-  echo "== matmul --ptx matmul_d16.ptx --shape 100x96x96 (must be refused)"
-  build/bin/matmul --ptx build/dsl_examples/matmul_d16.ptx --shape 100x96x96 \
-    >"$OUT/last_example.txt" 2>&1
-  grep "is not a multiple of 16" "$OUT/last_example.txt" || status=1
-  # The benchmark's weighted sum (D and the row stride multiples of 16: the
-  # block pointers' 16-byte loads), and the refusal of a D that is not.
-  echo "== weighted_sum --ptx weighted_sum_d16.ptx"
-  timeout 120 build/bin/weighted_sum --ptx build/dsl_examples/weighted_sum_d16.ptx \
-    --shape 64x4096 --shape 100x1024 --shape 3x272 2>&1 || status=1
-  echo "== weighted_sum --ptx weighted_sum_d16.ptx --shape 100x1000 (must be refused)"
-  build/bin/weighted_sum --ptx build/dsl_examples/weighted_sum_d16.ptx --shape 100x1000 \
-    >"$OUT/last_example.txt" 2>&1
-  grep "is not a multiple of 16" "$OUT/last_example.txt" || status=1
+  # The benchmark's matmul (pipelined) and weighted sum (the block pointers'
+  # 16-byte loads), specialized for multiples of 16, and the runtime's
+  # refusal of a size that breaks the specialization.
+  check_d16 matmul 100x96x96 1024x512x2048 272x400x528 16x16x16
+  check_d16 weighted_sum 100x1000 64x4096 100x1024 3x272
   # The benchmark's softmax variant on rows longer than 1024 columns.
   echo "== softmax --ptx softmax_16384.ptx"
   timeout 120 build/bin/softmax --ptx build/dsl_examples/softmax_16384.ptx \

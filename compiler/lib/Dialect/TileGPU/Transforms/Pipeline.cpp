@@ -197,12 +197,11 @@ int64_t getTileRegisters(Type type, int64_t threads) {
                                   tilec::getElementBytes(tensor) / 4 / threads);
 }
 
-/// A rough count of the 32-bit registers per thread that the tiles of
-/// `loop` hold at once: its dots' products and register operands, and the
-/// carried tiles that are not products (attention's row maxima and sums).
-int64_t estimateTileRegisters(scf::ForOp loop) {
-  int64_t threads = TileGPUDialect::getNumWarps(loop) *
-                    TileGPUDialect::getThreadsPerWarp(loop);
+/// A rough count of the 32-bit registers each of `threads` threads needs
+/// for the tiles `loop` holds at once: its dots' products and register
+/// operands, and the carried tiles that are not products (attention's row
+/// maxima and sums).
+int64_t estimateTileRegisters(scf::ForOp loop, int64_t threads) {
   int64_t total = 0;
   loop.getBody()->walk([&](tile::DotOp dot) {
     total += getTileRegisters(dot.getType(), threads);
@@ -250,8 +249,8 @@ llvm::SmallPtrSet<Operation *, 2> findInFlightDots(LoopPlan &plan) {
   Block *body = plan.loop.getBody();
   int64_t threads = TileGPUDialect::getNumWarps(plan.loop) *
                     TileGPUDialect::getThreadsPerWarp(plan.loop);
-  bool registersBound =
-      estimateTileRegisters(plan.loop) > kRegistersPerSM / (2 * threads);
+  bool registersBound = estimateTileRegisters(plan.loop, threads) >
+                        kRegistersPerSM / (2 * threads);
   llvm::SmallPtrSet<Operation *, 2> dots;
   for (Operation &op : body->without_terminator()) {
     auto dot = dyn_cast<tile::DotOp>(op);

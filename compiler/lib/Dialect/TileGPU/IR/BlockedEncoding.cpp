@@ -56,7 +56,8 @@ BlockedEncodingAttr BlockedEncodingAttr::getDefault(MLIRContext *context,
                                                     unsigned numWarps,
                                                     unsigned threadsPerWarp,
                                                     unsigned vector,
-                                                    ArrayRef<unsigned> order) {
+                                                    ArrayRef<unsigned> order,
+                                                    uint64_t warpsLast) {
   unsigned rank = shape.size();
   SmallVector<unsigned> sizePerThread(rank, 1), threads(rank, 1),
       warps(rank, 1);
@@ -71,16 +72,23 @@ BlockedEncodingAttr BlockedEncodingAttr::getDefault(MLIRContext *context,
   sizePerThread[fastest] =
       std::max<unsigned>(1, std::min<int64_t>(vector, shape[fastest]));
   // Spread the lanes of a warp over the fastest dimensions first, then the
-  // warps; leftovers go to the slowest dimension (replication).
+  // warps over the room the lanes leave (the dimensions in warpsLast after
+  // the others); leftovers go to the slowest dimension (replication).
   unsigned lanesLeft = threadsPerWarp, warpsLeft = numWarps;
+  SmallVector<int64_t> room(rank);
   for (unsigned dim : order) {
-    int64_t room = std::max<int64_t>(1, shape[dim] / sizePerThread[dim]);
-    threads[dim] = std::min<int64_t>(lanesLeft, room);
+    int64_t elements = std::max<int64_t>(1, shape[dim] / sizePerThread[dim]);
+    threads[dim] = std::min<int64_t>(lanesLeft, elements);
     lanesLeft /= threads[dim];
-    room = std::max<int64_t>(1, room / threads[dim]);
-    warps[dim] = std::min<int64_t>(warpsLeft, room);
-    warpsLeft /= warps[dim];
+    room[dim] = std::max<int64_t>(1, elements / threads[dim]);
   }
+  for (bool last : {false, true})
+    for (unsigned dim : order) {
+      if (bool(warpsLast >> dim & 1) != last)
+        continue;
+      warps[dim] = std::min<int64_t>(warpsLeft, room[dim]);
+      warpsLeft /= warps[dim];
+    }
   threads[order.back()] *= lanesLeft;
   warps[order.back()] *= warpsLeft;
   return BlockedEncodingAttr::get(context, sizePerThread, threads, warps,

@@ -7,7 +7,10 @@
 // per thread, everywhere it appears, slices of it included. Tensors that
 // shared a layout still share one, so elementwise producers and consumers of
 // the accesses, broadcasts and expand_dims stay consistent and need no new
-// layout conversion.
+// layout conversion. Where a reduction or scan of a tile in such a layout
+// crosses a dimension, the warps go to the other dimensions first (when they
+// have room), so that it combines with shuffles alone, without a round trip
+// through shared memory and a barrier (a weighted sum's row sums).
 // An access that is contiguous along another dimension than the last (a
 // column-major tile, such as K^T read from a row-major K) gets a layout of
 // its own with that dimension fastest, and conversions around it, which
@@ -36,6 +39,8 @@ namespace {
 struct AccessSummary {
   SmallVector<int64_t> shape; ///< The largest accessed shape.
   unsigned width = 1;         ///< The widest vector any access can use.
+  uint64_t reducedDims = 0;   ///< A bit per dimension that a reduction or
+                              ///< scan of a tile in the layout crosses.
 };
 
 /// `layout` with every blocked layout in it (a slice's parents included)
@@ -103,12 +108,27 @@ struct CoalescePass : tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
       summary.width = std::max(summary.width, width);
     });
 
+    // The dimensions that reductions and scans of tiles in those layouts
+    // cross: warps go there last, so that they combine without shared
+    // memory where the other dimensions have room for the warps.
+    func.walk([&](Operation *op) {
+      if (!isa<tile::ReduceOp, tile::ScanOp>(op) || op->getNumOperands() == 0)
+        return;
+      auto type = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+      auto it = type ? accesses.find(type.getEncoding()) : accesses.end();
+      if (it == accesses.end() || it->second.shape.size() != type.getRank())
+        return;
+      unsigned axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+      it->second.reducedDims |= uint64_t(1) << axis;
+    });
+
     // Mutate: re-lay-out every tile in each such layout.
     MLIRContext *context = &getContext();
     DenseMap<Attribute, Attribute> map;
     for (auto &[layout, summary] : accesses)
       map[layout] = BlockedEncodingAttr::getDefault(
-          context, summary.shape, numWarps, threadsPerWarp, summary.width);
+          context, summary.shape, numWarps, threadsPerWarp, summary.width, {},
+          summary.reducedDims);
     rewriteTensorEncodings(func, [&](RankedTensorType type) -> Attribute {
       Attribute layout = remapLayout(type.getEncoding(), map);
       return layout == type.getEncoding() ? Attribute() : layout;

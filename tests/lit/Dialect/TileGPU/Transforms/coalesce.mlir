@@ -72,3 +72,47 @@ func.func @small(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
   %v = tile.load %xp : (tensor<64x!tile.ptr<f32>>) -> tensor<64xf32>
   return
 }
+
+// -----
+
+// Row sums of a [16, 256] tile: the warps split the rows (the dimension the
+// reduction keeps), so each row sums within one warp, with shuffles only.
+// CHECK: #blocked1 = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: func.func @row_sums
+func.func @row_sums(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) -> tensor<16xf32> {
+  %p = tile.splat %x : tensor<16x256x!tile.ptr<f32>>
+  %r = tile.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32>
+  %e = tile.expand_dims %r {axis = 0 : i32} : tensor<256xi32> -> tensor<1x256xi32>
+  %b = tile.broadcast %e : tensor<1x256xi32> -> tensor<16x256xi32>
+  %xp = tile.addptr %p, %b : tensor<16x256x!tile.ptr<f32>>, tensor<16x256xi32>
+  // CHECK: tile.load {{.*}} -> tensor<16x256xf32, #blocked1>
+  %v = tile.load %xp : (tensor<16x256x!tile.ptr<f32>>) -> tensor<16x256xf32>
+  %s = tile.reduce(%v) axis = 1 : (tensor<16x256xf32>) -> tensor<16xf32> {
+  ^bb0(%a: f32, %c: f32):
+    %t = arith.addf %a, %c : f32
+    tile.reduce.return %t : f32
+  }
+  return %s : tensor<16xf32>
+}
+
+// -----
+
+// The same tile summed down its columns: the warps have no room along the
+// columns (the lanes fill them), so they stay on the rows and the sums cross
+// warps.
+// CHECK: #blocked1 = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-LABEL: func.func @column_sums
+func.func @column_sums(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) -> tensor<256xf32> {
+  %p = tile.splat %x : tensor<16x256x!tile.ptr<f32>>
+  %r = tile.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32>
+  %e = tile.expand_dims %r {axis = 0 : i32} : tensor<256xi32> -> tensor<1x256xi32>
+  %b = tile.broadcast %e : tensor<1x256xi32> -> tensor<16x256xi32>
+  %xp = tile.addptr %p, %b : tensor<16x256x!tile.ptr<f32>>, tensor<16x256xi32>
+  %v = tile.load %xp : (tensor<16x256x!tile.ptr<f32>>) -> tensor<16x256xf32>
+  %s = tile.reduce(%v) axis = 0 : (tensor<16x256xf32>) -> tensor<256xf32> {
+  ^bb0(%a: f32, %c: f32):
+    %t = arith.addf %a, %c : f32
+    tile.reduce.return %t : f32
+  }
+  return %s : tensor<256xf32>
+}

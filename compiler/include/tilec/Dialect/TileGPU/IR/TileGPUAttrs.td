@@ -51,12 +51,16 @@ def TileGPU_BlockedEncodingAttr
     /// along the fastest dimensions first, `vector` consecutive elements per
     /// thread along the fastest dimension. The dimensions go from fastest to
     /// slowest as `order` says (empty: row-major, the last one fastest).
+    /// Warps go to the dimensions in `warpsLast` (a bit per dimension: those
+    /// a reduction or scan crosses) only when the others have no room left,
+    /// so that such a reduction stays within warps.
     static BlockedEncodingAttr getDefault(::mlir::MLIRContext *context,
                                           ::llvm::ArrayRef<int64_t> shape,
                                           unsigned numWarps,
                                           unsigned threadsPerWarp,
                                           unsigned vector = 1,
-                                          ::llvm::ArrayRef<unsigned> order = {});
+                                          ::llvm::ArrayRef<unsigned> order = {},
+                                          uint64_t warpsLast = 0);
   }];
 }
 

@@ -158,7 +158,6 @@ INSTANTIATE_TEST_SUITE_P(Reductions, Reduce2DTest,
                                             ::testing::Values(0, 1)),
                          reduce2dName);
 
-using CumsumTest = gputest::GpuTest<>;
 
 /// Expects Out to be the inclusive prefix sums of X along runs of Count
 /// elements Step apart starting at each of Starts (fp32, relative to the
@@ -183,21 +182,49 @@ void expectPrefixSums(const std::vector<float> &Out,
       [&](std::size_t I, double) { return SumRtol * Scale[I] + 1e-30; }, What);
 }
 
-TEST_F(CumsumTest, OneDimensional) {
-  tile::Kernel K = kernel("cumsum1d", "k_cumsum1d");
-  const std::size_t N = 2000;
-  std::size_t Block = K.info().constexprInt("BLOCK");
-  std::vector<float> X = examples::randomFloats(N, -1, 1, 73);
-  auto DX = upload(X);
-  auto DOut = poisoned<float>(N + 64);
-  K.launch(tile::Grid{gputest::blocks(N, Block)}, tile::Stream(), DX, DOut,
-           static_cast<std::int32_t>(N));
-  Ctx->synchronize();
-  std::vector<float> Out = result(DOut, N, "cumsum");
-  std::vector<std::size_t> Starts;
-  for (std::size_t S = 0; S < N; S += Block)
-    Starts.push_back(S);
-  expectPrefixSums(Out, X, Starts, 1, Block, "cumsum axis 0");
+class CumsumTest : public gputest::GpuTest<> {
+protected:
+  /// Runs the k_cumsum1d module Ptx over N elements and checks each
+  /// BLOCK-long chunk's prefix sums (suffix sums when Reverse).
+  void checkCumsum1D(const std::string &Ptx, std::size_t N, bool Reverse) {
+    tile::Kernel K = kernel(Ptx, "k_cumsum1d");
+    std::size_t Block = K.info().constexprInt("BLOCK");
+    std::vector<float> X = examples::randomFloats(N, -1, 1, 73);
+    auto DX = upload(X);
+    auto DOut = poisoned<float>(N + 64);
+    K.launch(tile::Grid{gputest::blocks(N, Block)}, tile::Stream(), DX, DOut,
+             static_cast<std::int32_t>(N));
+    Ctx->synchronize();
+    std::vector<float> Out = result(DOut, N, "cumsum");
+    // Suffix sums are the prefix sums of the reversed chunks.
+    std::vector<std::size_t> Order(N);
+    for (std::size_t I = 0; I < N; ++I) {
+      std::size_t Start = I / Block * Block;
+      std::size_t End = std::min(N, Start + Block);
+      Order[I] = Reverse ? Start + End - 1 - I : I;
+    }
+    std::vector<float> XInOrder(N), OutInOrder(N);
+    for (std::size_t I = 0; I < N; ++I) {
+      XInOrder[I] = X[Order[I]];
+      OutInOrder[I] = Out[Order[I]];
+    }
+    std::vector<std::size_t> Starts;
+    for (std::size_t S = 0; S < N; S += Block)
+      Starts.push_back(S);
+    expectPrefixSums(OutInOrder, XInOrder, Starts, 1, Block,
+                     Reverse ? "reversed cumsum of " + Ptx
+                             : "cumsum of " + Ptx);
+  }
+};
+
+TEST_F(CumsumTest, OneDimensional) { checkCumsum1D("cumsum1d", 2000, false); }
+
+// 4096-element chunks on 8 warps, 4 elements per thread: 4 repetitions of
+// the warps' tile along the axis, forward and reversed, the last chunk
+// partial.
+TEST_F(CumsumTest, OneDimensionalSegments) {
+  checkCumsum1D("cumsum1d_4096_w8", 3 * 4096 + 1040, false);
+  checkCumsum1D("cumsum1d_reverse_4096_w8", 3 * 4096 + 1040, true);
 }
 
 TEST_F(CumsumTest, TwoDimensionalEachAxis) {

@@ -78,6 +78,19 @@ static bool isWgmmaDot(tile::DotOp dot) {
   return mma && mma.getVersion() == 3;
 }
 
+int64_t mlir::tilec::getScanSegments(tile::ScanOp scan) {
+  auto type = cast<RankedTensorType>(scan.getSrcs()[0].getType());
+  if (!isa_and_nonnull<tilegpu::BlockedEncodingAttr>(type.getEncoding()))
+    return 0;
+  unsigned axis = scan.getAxis();
+  int64_t size = type.getDimSize(axis);
+  tilegpu::DimDistribution along =
+      *tilegpu::getDimDistribution(type.getEncoding(), axis);
+  int64_t repetitions =
+      std::max<int64_t>(1, size / (along.warpExtent * along.warps));
+  return along.getDistinctWarps(size) * repetitions;
+}
+
 int64_t mlir::tilec::getScratchAlignment(Operation *op) {
   if (isa<tilegpu::LocalAllocOp>(op))
     return kSwizzleAtomAlignment;
@@ -113,9 +126,16 @@ int64_t mlir::tilec::getScratchBytes(Operation *op) {
             return total;
           })
           .Case([](tile::ScanOp scan) {
-            int64_t total = 0;
-            for (Value src : scan.getSrcs())
-              total += tileBytes(src);
+            int64_t segments = getScanSegments(scan), total = 0;
+            for (Value src : scan.getSrcs()) {
+              auto type = cast<RankedTensorType>(src.getType());
+              if (segments == 0)
+                total += tileBytes(src);
+              else if (segments > 1)
+                total += getElementBytes(type) * segments *
+                         type.getNumElements() /
+                         type.getDimSize(scan.getAxis());
+            }
             return total;
           })
           .Case([](tile::DotOp dot) -> int64_t {

@@ -10,6 +10,8 @@
 #ifndef TILEC_ANALYSIS_ALLOCATION_H
 #define TILEC_ANALYSIS_ALLOCATION_H
 
+#include "tilec/Dialect/Tile/IR/Dialect.h"
+
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -53,7 +55,9 @@ int64_t getElementBytes(Type type);
 ///    split the axis (min(warpsPerCTA[axis], max(1, shape[axis] /
 ///    (sizePerThread[axis] * threadsPerWarp[axis]))) == 1), where the
 ///    lowering combines within warps only;
-///  - tile.scan: every element of every source;
+///  - tile.scan: on a blocked source, per source, elemBytes * (elements /
+///    shape[axis]) * getScanSegments, or 0 with a single segment; on any
+///    other layout every element of every source;
 ///  - tile.dot: the elements of a and b, at a's element size, except
 ///    operands in a dot operand layout (read from registers; with a wgmma
 ///    accumulator, MMA version 3, only operands read from slots by
@@ -63,6 +67,13 @@ int64_t getElementBytes(Type type);
 /// The buffer lives only during `op`, but a local_alloc's until its last
 /// user (for the whole loop when that user is in one).
 int64_t getScratchBytes(Operation *op);
+
+/// The segments of each row along the axis of a scan whose source has a
+/// blocked layout: distinct warps along the axis times the repetitions of
+/// the layout's CTA tile along it. The lowering scans each segment with
+/// registers and shuffles and combines the segments through scratch (one
+/// slot each per row). 0 for a source in any other layout.
+int64_t getScanSegments(tile::ScanOp scan);
 
 /// A buffer's lifetime: the inclusive range of positions, in the pre-order
 /// numbering of a function's ops (OpNumbering), during which its bytes are

@@ -359,3 +359,51 @@ Value mlir::tilec::emitOwnerPredicate(Location loc, RewriterBase &rewriter,
   }
   return owner;
 }
+
+Value mlir::tilec::emitShuffle(Location loc, RewriterBase &rewriter,
+                               Value value, Value lane, NVVM::ShflKind kind) {
+  MLIRContext *context = rewriter.getContext();
+  Type type = value.getType();
+  Type i32 = rewriter.getI32Type();
+  unsigned bits = type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 64;
+  auto shuffle32 = [&](Value word) -> Value {
+    return NVVM::ShflOp::create(
+        rewriter, loc, i32, i32Constant(loc, rewriter, -1), word, lane,
+        i32Constant(loc, rewriter, 0x1f), kind, UnitAttr());
+  };
+  if (bits == 64) {
+    Type i64 = rewriter.getI64Type();
+    Value whole =
+        isa<LLVM::LLVMPointerType>(type)
+            ? LLVM::PtrToIntOp::create(rewriter, loc, i64, value).getResult()
+            : LLVM::BitcastOp::create(rewriter, loc, i64, value).getResult();
+    Value low = shuffle32(LLVM::TruncOp::create(rewriter, loc, i32, whole));
+    Value high = shuffle32(LLVM::TruncOp::create(
+        rewriter, loc, i32,
+        LLVM::LShrOp::create(
+            rewriter, loc, whole,
+            LLVM::ConstantOp::create(rewriter, loc, i64,
+                                     rewriter.getI64IntegerAttr(32)))));
+    Value joined = LLVM::OrOp::create(
+        rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, i64, low),
+        LLVM::ShlOp::create(
+            rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, i64, high),
+            LLVM::ConstantOp::create(rewriter, loc, i64,
+                                     rewriter.getI64IntegerAttr(32))));
+    if (isa<LLVM::LLVMPointerType>(type))
+      return LLVM::IntToPtrOp::create(rewriter, loc, type, joined);
+    return LLVM::BitcastOp::create(rewriter, loc, type, joined);
+  }
+  Type bitsType = IntegerType::get(context, bits);
+  Value word =
+      bits == 32
+          ? LLVM::BitcastOp::create(rewriter, loc, i32, value).getResult()
+          : LLVM::ZExtOp::create(
+                rewriter, loc, i32,
+                LLVM::BitcastOp::create(rewriter, loc, bitsType, value))
+                .getResult();
+  Value result = shuffle32(word);
+  if (bits != 32)
+    result = LLVM::TruncOp::create(rewriter, loc, bitsType, result);
+  return LLVM::BitcastOp::create(rewriter, loc, type, result);
+}

@@ -11,6 +11,7 @@
 #include "tilec/Dialect/TileGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::tilec {
@@ -86,6 +87,12 @@ Value emitLinearIndex(Location loc, RewriterBase &rewriter,
 /// its elements or none.
 Value emitOwnerPredicate(Location loc, RewriterBase &rewriter,
                          Attribute layout, ArrayRef<int64_t> shape);
+
+/// `value` (any scalar of up to 64 bits, or a pointer) from another lane of
+/// the warp: the lane whose id is `lane` (kind idx) or differs from this
+/// one's by xor `lane` (kind bfly). 64-bit values move as two words.
+Value emitShuffle(Location loc, RewriterBase &rewriter, Value value,
+                  Value lane, NVVM::ShflKind kind);
 
 } // namespace mlir::tilec
 

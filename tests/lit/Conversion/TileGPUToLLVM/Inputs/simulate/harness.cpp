@@ -18,6 +18,12 @@ extern "C" void w_total(float *, float *);
 extern "C" void w_total16(float *, float *);
 extern "C" void w_scan(float *, float *);
 extern "C" void w_rscan(float *, float *);
+extern "C" void w_lscan(float *, float *);
+extern "C" void w_lrscan(float *, float *);
+extern "C" void w_scan16(float *, float *);
+extern "C" void w_cscan(float *, float *);
+extern "C" void w_first(float *, float *);
+extern "C" void w_rlast(float *, float *);
 extern "C" void w_dot(float *, float *, float *, float *);
 extern "C" void w_argmax(float *, int *, int *);
 extern "C" void w_lsum(long *, long *);
@@ -27,6 +33,7 @@ extern "C" void w_htrans(_Float16 *, _Float16 *);
 extern "C" void w_convert(float *, float *);
 int main() {
   Blocked b{{1, 4}, {4, 8}, {2, 2}, {1, 0}}, l{{2}, {32}, {4}, {0}};
+  Blocked c{{2, 1}, {8, 4}, {1, 4}, {0, 1}};
   std::vector<float> X(32 * 64), Bm(64 * 64), C(32 * 64);
   for (int i = 0; i < 32 * 64; ++i) {
     X[i] = (rand() % 1000) / 100.0f - 5;
@@ -126,6 +133,50 @@ int main() {
       check("rscan", out[r], s, t, r);
     }
   });
+  // 1-D scans: repetitions of the CTA tile, every warp and lane along the
+  // axis, forward and reversed; a replicated 16-element tile; and the
+  // non-commutative "first" and reversed "last", whose results show the
+  // combine order (lower indices on the left).
+  auto scan1d = [&](const char *name, void (*fn)(float *, float *), int n,
+                    std::function<double(int)> ref) {
+    runThreads([&](int t) {
+      std::vector<float> in;
+      for (auto &i : regs(l, {n}, t))
+        in.push_back(X[i[0]]);
+      float out[64];
+      fn(in.data(), out);
+      auto rr = regs(l, {n}, t);
+      for (size_t r = 0; r < rr.size(); ++r)
+        check(name, out[r], ref(rr[r][0]), t, r);
+    });
+  };
+  auto prefix = [&](int lo, int hi) {
+    double s = 0;
+    for (int i = lo; i < hi; ++i)
+      s += X[i];
+    return s;
+  };
+  scan1d("lscan", w_lscan, 1024, [&](int i) { return prefix(0, i + 1); });
+  scan1d("lrscan", w_lrscan, 1024, [&](int i) { return prefix(i, 1024); });
+  scan1d("scan16", w_scan16, 16, [&](int i) { return prefix(0, i + 1); });
+  scan1d("first", w_first, 1024, [&](int) { return X[0]; });
+  scan1d("rlast", w_rlast, 1024, [&](int) { return X[1023]; });
+  // Along the slower dimension of an order [0, 1] layout (4 warps, 4
+  // repetitions along it).
+  runThreads([&](int t) {
+    std::vector<float> in;
+    for (auto &i : regs(c, {32, 64}, t))
+      in.push_back(X[i[0] * 64 + i[1]]);
+    float out[64];
+    w_cscan(in.data(), out);
+    auto rr = regs(c, {32, 64}, t);
+    for (size_t r = 0; r < rr.size(); ++r) {
+      double s = 0;
+      for (int j = 0; j <= rr[r][1]; ++j)
+        s += X[rr[r][0] * 64 + j];
+      check("cscan", out[r], s, t, r);
+    }
+  });
   runThreads([&](int t) {
     auto a = in2(X, {32, 64}, t), bb = in2(Bm, {64, 64}, t),
          c = in2(C, {32, 64}, t);
@@ -141,7 +192,6 @@ int main() {
   });
   // argmax (small integers: many ties, which pick the smaller index), i64
   // sums over a replicated tile, fp16 dot with operands in other layouts.
-  Blocked c{{2, 1}, {8, 4}, {1, 4}, {0, 1}};
   for (int i = 0; i < 32 * 64; ++i) {
     X[i] = rand() % 20;
     C[i] = (rand() % 100) / 10.0f;

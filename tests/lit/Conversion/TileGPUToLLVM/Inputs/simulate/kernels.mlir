@@ -61,6 +61,52 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     }) {axis = 0 : i32, reverse = true} : (tensor<32x64xf32, #b>) -> tensor<32x64xf32, #b>
     return %s : tensor<32x64xf32, #b>
   }
+  func.func @lscan(%x: tensor<1024xf32, #l>) -> tensor<1024xf32, #l> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %s = "tile.scan"(%x) ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tile.reduce.return %c : f32
+    }) {axis = 0 : i32} : (tensor<1024xf32, #l>) -> tensor<1024xf32, #l>
+    return %s : tensor<1024xf32, #l>
+  }
+  func.func @lrscan(%x: tensor<1024xf32, #l>) -> tensor<1024xf32, #l> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %s = "tile.scan"(%x) ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tile.reduce.return %c : f32
+    }) {axis = 0 : i32, reverse = true} : (tensor<1024xf32, #l>) -> tensor<1024xf32, #l>
+    return %s : tensor<1024xf32, #l>
+  }
+  func.func @scan16(%x: tensor<16xf32, #l>) -> tensor<16xf32, #l> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %s = "tile.scan"(%x) ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tile.reduce.return %c : f32
+    }) {axis = 0 : i32} : (tensor<16xf32, #l>) -> tensor<16xf32, #l>
+    return %s : tensor<16xf32, #l>
+  }
+  func.func @cscan(%x: tensor<32x64xf32, #c>) -> tensor<32x64xf32, #c> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %s = "tile.scan"(%x) ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tile.reduce.return %c : f32
+    }) {axis = 1 : i32} : (tensor<32x64xf32, #c>) -> tensor<32x64xf32, #c>
+    return %s : tensor<32x64xf32, #c>
+  }
+  func.func @first(%x: tensor<1024xf32, #l>) -> tensor<1024xf32, #l> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %s = "tile.scan"(%x) ({
+    ^bb0(%a: f32, %b: f32):
+      tile.reduce.return %a : f32
+    }) {axis = 0 : i32} : (tensor<1024xf32, #l>) -> tensor<1024xf32, #l>
+    return %s : tensor<1024xf32, #l>
+  }
+  func.func @rlast(%x: tensor<1024xf32, #l>) -> tensor<1024xf32, #l> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %s = "tile.scan"(%x) ({
+    ^bb0(%a: f32, %b: f32):
+      tile.reduce.return %b : f32
+    }) {axis = 0 : i32, reverse = true} : (tensor<1024xf32, #l>) -> tensor<1024xf32, #l>
+    return %s : tensor<1024xf32, #l>
+  }
   func.func @dot(%a: tensor<32x64xf32, #b>, %bb: tensor<64x64xf32, #b>, %c: tensor<32x64xf32, #b>) -> tensor<32x64xf32, #b> attributes {"tilegpu.num-warps" = 4 : i32} {
     %d = tile.dot %a, %bb, %c : tensor<32x64xf32, #b> * tensor<64x64xf32, #b> -> tensor<32x64xf32, #b>
     return %d : tensor<32x64xf32, #b>

@@ -16,6 +16,7 @@ ir = ir.replace("addrspace(3)", "").replace("addrspace(1)", "")
 for intrinsic, emulation in [
     ("@llvm.nvvm.read.ptx.sreg.tid.x", "@sim_tid"),
     ("@llvm.nvvm.shfl.sync.bfly.i32", "@sim_shfl"),
+    ("@llvm.nvvm.shfl.sync.idx.i32", "@sim_shfl_idx"),
     ("@llvm.nvvm.barrier.cta.sync.aligned.all", "@sim_bar"),
     ("@llvm.nvvm.cp.async.commit.group", "@sim_cp_async_commit"),
     ("@llvm.nvvm.cp.async.wait.group", "@sim_cp_async_wait"),

@@ -1,7 +1,7 @@
 //===- sim.h - GPU threads on the CPU for the simulated lowerings ---------===//
 //
 // What harness.cpp and mma-harness.cpp share: the shared-memory array, the
-// emulation of tid.x, bar.sync and shfl.sync.bfly (rewrite.py redirects the
+// emulation of tid.x, bar.sync and shfl.sync.bfly/idx (rewrite.py redirects the
 // intrinsics here) over POSIX threads, one per GPU thread, an independent
 // model of the blocked layout's registers, and the result check.
 //
@@ -30,14 +30,20 @@ static int shflBuf[kMaxThreads];
 
 extern "C" int sim_tid() { return myTid; }
 extern "C" void sim_bar(int) { pthread_barrier_wait(&bar); }
-extern "C" int sim_shfl(int, int v, int off, int) {
+/// v from lane `lane` of this thread's warp (every thread calls it).
+static int shuffleFrom(int v, int lane) {
   pthread_barrier_wait(&bar);
   shflBuf[myTid] = v;
   pthread_barrier_wait(&bar);
-  int lane = myTid % 32, warp = myTid / 32;
-  int r = shflBuf[warp * 32 + (lane ^ off)];
+  int r = shflBuf[myTid / 32 * 32 + lane % 32];
   pthread_barrier_wait(&bar);
   return r;
+}
+extern "C" int sim_shfl(int, int v, int off, int) {
+  return shuffleFrom(v, (myTid % 32) ^ off);
+}
+extern "C" int sim_shfl_idx(int, int v, int lane, int) {
+  return shuffleFrom(v, lane);
 }
 
 struct Blocked {

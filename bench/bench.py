@@ -117,6 +117,47 @@ def transpose_kernel(x_ptr, y_ptr, n_rows, n_cols, x_stride, y_stride,
 
 
 @triton.jit
+def layer_norm_fp16_kernel(X, Y, W, B, Mean, Rstd, stride, N, eps,
+                           BLOCK_SIZE: tl.constexpr):
+    # memory_bound.tile's layer_norm_fp16 (Triton's tutorial 05 forward).
+    row = tl.program_id(0)
+    Y += row * stride
+    X += row * stride
+    _mean = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        _mean += tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+    mean = tl.sum(_mean, axis=0) / N
+    _var = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        x = tl.where(cols < N, x - mean, 0.)
+        _var += x * x
+    var = tl.sum(_var, axis=0) / N
+    rstd = 1 / tl.sqrt(var + eps)
+    tl.store(Mean + row, mean)
+    tl.store(Rstd + row, rstd)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        mask = cols < N
+        w = tl.load(W + cols, mask=mask)
+        b = tl.load(B + cols, mask=mask)
+        x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+        tl.store(Y + cols, (x - mean) * rstd * w + b, mask=mask)
+
+
+@triton.jit
+def row_cumsum_kernel(x_ptr, y_ptr, n_cols, row_stride, BLOCK_SIZE: tl.constexpr):
+    # memory_bound.tile's row_cumsum: one program per row.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * row_stride + cols, mask=mask, other=0.)
+    tl.store(y_ptr + row * row_stride + cols, tl.cumsum(x, axis=0), mask=mask)
+
+
+@triton.jit
 def weighted_sum_fwd(x_ptr, weight_ptr, output_ptr, x_stride_row, x_stride_dim,
                      weight_stride_dim, output_stride_row, ROWS, D,
                      ROWS_TILE_SIZE: tl.constexpr, D_TILE_SIZE: tl.constexpr):
@@ -345,11 +386,18 @@ def elementwise_cases(n, kernels=("add_kernel", "gelu_kernel")):
         "torch": (lambda: torch.nn.functional.gelu(x, approximate="tanh"), check_gelu)})
 
 
-def softmax_ptx(cols):
-    """The softmax PTX whose block holds a row of cols (tile_bench's rule)."""
-    block = 256
+def row_block(cols, lo):
+    """The power of two from lo up to 16384 whose block holds a row of cols
+    (tile_bench's rowBlock)."""
+    block = lo
     while block < cols and block < 16384:
         block *= 2
+    return block
+
+
+def softmax_ptx(cols):
+    """The softmax PTX whose block holds a row of cols (tile_bench's rule)."""
+    block = row_block(cols, 256)
     return "softmax.ptx" if block == 1024 else f"softmax_{block}.ptx"
 
 
@@ -401,6 +449,62 @@ def row_sum_cases(configs, rows=8192, cols=8192):
 
     yield case("row_sum", f"{rows}x{cols}", "GB/s", 4 * (rows * cols + rows), {
         "triton": (run, check), "torch": (lambda: x.sum(dim=1), check)})
+
+
+def layer_norm_cases(configs, shapes):
+    """Tutorial 05's fp16 layer norm forward (layer_norm_fp16_*.ptx) against
+    torch.nn.functional.layer_norm; 2 * M * N * 2 bytes as the tutorial
+    counts them."""
+    eps = 1e-5
+    for rows, n in shapes:
+        cfg = configs[f"layer_norm_fp16_{row_block(n, 1024)}.ptx"]
+        x = (-2.3 + 0.5 * torch.randn(rows, n, device="cuda")).half()
+        w = torch.rand(n, device="cuda").half()
+        b = torch.rand(n, device="cuda").half()
+        y = torch.empty_like(x)
+        mean = torch.empty(rows, device="cuda")
+        rstd = torch.empty(rows, device="cuda")
+        ref = torch.nn.functional.layer_norm(x.double(), (n,), w.double(), b.double(),
+                                             eps)
+
+        def check(result, ref=ref):
+            torch.testing.assert_close(result.double(), ref, rtol=2e-3, atol=2e-3)
+
+        def run(x=x, y=y, w=w, b=b, mean=mean, rstd=rstd, rows=rows, n=n, cfg=cfg):
+            layer_norm_fp16_kernel[(rows,)](x, y, w, b, mean, rstd, x.stride(0), n, eps,
+                                            BLOCK_SIZE=cfg["BLOCK_SIZE"],
+                                            num_warps=cfg["num_warps"])
+            return y
+
+        def run_torch(x=x, w=w, b=b, n=n):
+            return torch.nn.functional.layer_norm(x, (n,), w, b, eps)
+
+        yield case("layer_norm_fp16", f"{rows}x{n}", "GB/s", 2 * rows * n * 2, {
+            "triton": (run, check), "torch": (run_torch, check)})
+
+
+def row_cumsum_cases(configs, shapes):
+    """Inclusive prefix sums of fp32 rows (row_cumsum_*.ptx) against
+    torch.cumsum."""
+    for rows, cols in shapes:
+        cfg = configs[f"row_cumsum_{row_block(cols, 256)}.ptx"]
+        x = torch.rand(rows, cols, device="cuda") * 2 - 1
+        y = torch.empty_like(x)
+        ref = x.double().cumsum(dim=1)
+        scale = x.double().abs().cumsum(dim=1)
+
+        def check(result, ref=ref, scale=scale):
+            bad = int((~((result.double() - ref).abs() <= 1e-6 * scale)).sum())
+            assert bad == 0, f"{bad} elements out of tolerance"
+
+        def run(x=x, y=y, rows=rows, cols=cols, cfg=cfg):
+            row_cumsum_kernel[(rows,)](x, y, cols, x.stride(0),
+                                       BLOCK_SIZE=cfg["BLOCK_SIZE"],
+                                       num_warps=cfg["num_warps"])
+            return y
+
+        yield case("row_cumsum", f"{rows}x{cols}", "GB/s", 2 * rows * cols * 4, {
+            "triton": (run, check), "torch": (lambda x=x: torch.cumsum(x, dim=1), check)})
 
 
 def transpose_cases(configs, n=4096):
@@ -600,6 +704,10 @@ DEFAULT_CONFIGS = {
     "softmax_16384.ptx": {"num_warps": 16, "BLOCK_SIZE": 16384},
     **{f"softmax_fp16_{b}.ptx": {"num_warps": 4 if b < 2048 else 8 if b < 8192 else 16,
                                  "BLOCK_SIZE": b} for b in (256 << i for i in range(7))},
+    **{f"row_cumsum_{b}.ptx": {"num_warps": 4 if b < 2048 else 8 if b < 8192 else 16,
+                               "BLOCK_SIZE": b} for b in (256 << i for i in range(7))},
+    **{f"layer_norm_fp16_{b}.ptx": {"num_warps": min(max(b // 256, 1), 8),
+                                    "BLOCK_SIZE": b} for b in (1024 << i for i in range(5))},
     "row_sum.ptx": {"num_warps": 4, "BLOCK": 1024},
     "transpose_fp32.ptx": {"num_warps": 4, "BLOCK_M": 64, "BLOCK_N": 64},
     "transpose_fp16.ptx": {"num_warps": 4, "BLOCK_M": 64, "BLOCK_N": 64},
@@ -622,6 +730,7 @@ DEFAULT_CONFIGS = {
 SWEEP_ADD = tuple(1 << log for log in range(12, 29, 2))
 SWEEP_SOFTMAX = tuple((4096, 256 << i) for i in range(7))
 SWEEP_WEIGHTED_SUM = tuple((65536, d) for d in (256, 1024, 4096, 8192))
+SWEEP_LAYER_NORM = tuple((4096, 512 * i) for i in range(2, 32))
 
 
 def measure(run, check, work, unit):
@@ -732,6 +841,8 @@ def main():
             softmax_cases(configs, SWEEP_SOFTMAX),
             softmax_cases(configs, SWEEP_SOFTMAX, fp16=True),
             weighted_sum_cases(configs, SWEEP_WEIGHTED_SUM),
+            layer_norm_cases(configs, SWEEP_LAYER_NORM),
+            row_cumsum_cases(configs, SWEEP_SOFTMAX),
             row_sum_cases(configs), transpose_cases(configs)]
     else:
         generators = [elementwise_cases(n) for n in args.sizes] + [

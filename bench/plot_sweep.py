@@ -12,8 +12,12 @@ import sys
 # of the vector add, columns of softmax, D of the weighted sum).
 X_LABELS = {"add_kernel": "elements", "softmax": "columns (4096 rows)",
             "softmax_fp16": "columns (4096 rows)", "weighted_sum": "D (65536 rows)",
+            "layer_norm_fp16": "N (4096 rows)", "row_cumsum": "columns (4096 rows)",
             "row_sum": "columns (8192 rows)", "transpose_fp32": "N (N x N)",
             "transpose_fp16": "N (N x N)"}
+
+# Kernels whose sizes grow linearly (tutorial 05's 512 * i columns).
+LINEAR_SIZES = {"layer_norm_fp16"}
 
 
 def plot(sweep_json, out_dir):
@@ -35,7 +39,8 @@ def plot(sweep_json, out_dir):
             points = [(s, r[impl]) for s, r in zip(sizes, rows) if r.get(impl)]
             if points:
                 ax.plot(*zip(*points), marker="o", label=label)
-        ax.set_xscale("log", base=2)
+        if kernel not in LINEAR_SIZES:
+            ax.set_xscale("log", base=2)
         ax.set_xlabel(X_LABELS.get(kernel, "size"))
         ax.set_ylabel("GB/s")
         ax.set_title(f"{kernel}, {sweep['device']}, {sweep['date']}")

@@ -77,7 +77,7 @@ if [ "${SWEEP:-1}" != 0 ]; then
   echo "== benchmark sweep"
   PYTHONUNBUFFERED=1 timeout 420 python3 bench/bench.py --sweep --out "$OUT/sweep" \
     >"$OUT/sweep.log" 2>&1 || status=1
-  grep -E "^\| (add_kernel|softmax|weighted_sum|row_sum|transpose)|^plots|^no plots" \
+  grep -E "^\| (add_kernel|softmax|weighted_sum|layer_norm|row_cumsum|row_sum|transpose)|^plots|^no plots" \
     "$OUT/sweep.log"
 fi
 echo "== run_device.sh exit status $status"

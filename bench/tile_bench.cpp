@@ -183,13 +183,19 @@ Outcome elementwise(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
   return O;
 }
 
+/// The power of two from Lo up to 16384 whose block holds a row of Cols.
+std::size_t rowBlock(std::size_t Cols, std::size_t Lo) {
+  std::size_t Block = Lo;
+  while (Block < Cols && Block < 16384)
+    Block *= 2;
+  return Block;
+}
+
 /// The softmax PTX whose block holds a row of Cols: softmax.ptx (1024), or
 /// softmax_<BLOCK_SIZE>.ptx for the other powers of two from 256 to 16384
 /// (bench.py's softmax_ptx is the same rule).
 std::string softmaxPtx(std::size_t Cols) {
-  std::size_t Block = 256;
-  while (Block < Cols && Block < 16384)
-    Block *= 2;
+  std::size_t Block = rowBlock(Cols, 256);
   return Block == 1024 ? "softmax.ptx"
                        : "softmax_" + std::to_string(Block) + ".ptx";
 }
@@ -327,6 +333,108 @@ Outcome rowSum(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
     });
     return examples::compareWith(
         DOut.toHost(), [&](std::size_t I) { return Ref[I]; },
+        [&](std::size_t I, double) { return 1e-6 * Scale[I]; });
+  });
+}
+
+/// layer_norm_fp16_<BLOCK_SIZE>.ptx (Triton's tutorial 05 forward on fp16
+/// rows, its inputs: x = -2.3 + 0.5 randn, w and b uniform in [0, 1)): Y,
+/// Mean and Rstd against a double reference over the fp16 inputs.
+Outcome layerNorm(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
+                  std::size_t Rows, std::size_t N) {
+  tile::Kernel K = loadKernel(
+      Ctx, "layer_norm_fp16_" + std::to_string(rowBlock(N, 1024)) + ".ptx",
+      "layer_norm_fp16");
+  if (K.info().constexprInt("BLOCK_SIZE") < static_cast<std::int64_t>(N))
+    throw tile::Error("BLOCK_SIZE is smaller than the row");
+  constexpr float Eps = 1e-5f;
+  std::vector<float> XF(Rows * N);
+  std::mt19937_64 Gen(16);
+  std::normal_distribution<float> Normal(-2.3f, 0.5f);
+  for (float &V : XF)
+    V = Normal(Gen);
+  std::vector<float> WF = examples::randomFloats(N, 0, 1, 17);
+  std::vector<float> BF = examples::randomFloats(N, 0, 1, 18);
+  std::vector<tile::Half> X = fromFloats<tile::Half>(XF),
+                          W = fromFloats<tile::Half>(WF),
+                          B = fromFloats<tile::Half>(BF);
+  tile::DeviceBuffer<tile::Half> DX(Ctx, X.size()), DY(Ctx, X.size()),
+      DW(Ctx, N), DB(Ctx, N);
+  tile::DeviceBuffer<float> DMean(Ctx, Rows), DRstd(Ctx, Rows);
+  DX.copyFromHost(X);
+  DW.copyFromHost(W);
+  DB.copyFromHost(B);
+  DY.fillBytes(0xFF);
+  DMean.fillBytes(0xFF);
+  DRstd.fillBytes(0xFF);
+  auto Launch = [&] {
+    K.launch(tile::Grid{static_cast<unsigned>(Rows)}, tile::Stream(), DX, DY,
+             DW, DB, DMean, DRstd, I32(N), I32(N), Eps);
+  };
+  return checkAndTime(Ctx, Flush, Launch, [&] {
+    std::vector<double> Mean(Rows), Rstd(Rows);
+    examples::parallelFor(Rows, [&](std::size_t R0, std::size_t R1) {
+      for (std::size_t R = R0; R < R1; ++R) {
+        double Sum = 0, Var = 0;
+        for (std::size_t J = 0; J < N; ++J)
+          Sum += XF[R * N + J];
+        Mean[R] = Sum / N;
+        for (std::size_t J = 0; J < N; ++J)
+          Var += (XF[R * N + J] - Mean[R]) * (XF[R * N + J] - Mean[R]);
+        Rstd[R] = 1.0 / std::sqrt(Var / N + Eps);
+      }
+    });
+    // Y is rounded to fp16 (2^-11 relative); |y| stays below ~4.
+    examples::Comparison C = examples::compare(
+        toFloats(DY),
+        [&](std::size_t I) {
+          std::size_t R = I / N, J = I % N;
+          return (XF[I] - Mean[R]) * Rstd[R] * WF[J] + BF[J];
+        },
+        2e-3, 2e-3);
+    examples::merge(C, examples::compare(
+                           DMean.toHost(),
+                           [&](std::size_t I) { return Mean[I]; }, 0, 1e-5));
+    examples::merge(C, examples::compare(
+                           DRstd.toHost(),
+                           [&](std::size_t I) { return Rstd[I]; }, 0, 1e-4));
+    return C;
+  });
+}
+
+/// row_cumsum_<BLOCK_SIZE>.ptx: the inclusive prefix sums of each row of a
+/// Rows x Cols fp32 matrix.
+Outcome rowCumsum(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
+                  std::size_t Rows, std::size_t Cols) {
+  tile::Kernel K = loadKernel(
+      Ctx, "row_cumsum_" + std::to_string(rowBlock(Cols, 256)) + ".ptx",
+      "row_cumsum");
+  if (K.info().constexprInt("BLOCK_SIZE") < static_cast<std::int64_t>(Cols))
+    throw tile::Error("BLOCK_SIZE is smaller than the row");
+  std::vector<float> X = examples::randomFloats(Rows * Cols, -1, 1, 19);
+  tile::DeviceBuffer<float> DX(Ctx, X.size()), DY(Ctx, X.size());
+  DX.copyFromHost(X);
+  DY.fillBytes(0xFF);
+  auto Launch = [&] {
+    K.launch(tile::Grid{static_cast<unsigned>(Rows)}, tile::Stream(), DX, DY,
+             I32(Cols), I32(Cols));
+  };
+  return checkAndTime(Ctx, Flush, Launch, [&] {
+    std::vector<double> Ref(X.size()), Scale(X.size());
+    examples::parallelFor(Rows, [&](std::size_t R0, std::size_t R1) {
+      for (std::size_t R = R0; R < R1; ++R) {
+        double Sum = 0, Abs = 0;
+        for (std::size_t C = 0; C < Cols; ++C) {
+          Sum += X[R * Cols + C];
+          Abs += std::fabs(X[R * Cols + C]);
+          Ref[R * Cols + C] = Sum;
+          Scale[R * Cols + C] = Abs;
+        }
+      }
+    });
+    // fp32 scans of up to 16384 terms: a few ulps of the sum of magnitudes.
+    return examples::compareWith(
+        DY.toHost(), [&](std::size_t I) { return Ref[I]; },
         [&](std::size_t I, double) { return 1e-6 * Scale[I]; });
   });
 }
@@ -518,9 +626,10 @@ bool runCase(const char *Kernel, const std::string &Shape, double Work,
 }
 
 /// The sweep's sizes: vector add at 2^12 .. 2^28 elements, softmax (fp32 and
-/// fp16) over 4096 rows of 256 .. 16384 columns, the weighted sum over 65536
-/// rows of 256 .. 8192, the row sum of 8192 x 8192 and the transposes of
-/// 4096 x 4096 fp32 and fp16 (bench.py's SWEEP_* are the same).
+/// fp16) and the row cumsum over 4096 rows of 256 .. 16384 columns, the fp16
+/// layer norm over 4096 rows of 1024 .. 15872 (tutorial 05), the weighted sum
+/// over 65536 rows of 256 .. 8192, the row sum of 8192 x 8192 and the
+/// transposes of 4096 x 4096 fp32 and fp16 (bench.py's SWEEP_* are the same).
 bool runSweep(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush) {
   bool AllOk = true;
   for (int Log = 12; Log <= 28; Log += 2) {
@@ -542,6 +651,15 @@ bool runSweep(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush) {
                    [&] { return transpose<float>(Ctx, Flush, 4096); });
   AllOk &= runCase("transpose_fp16", "4096x4096", 2.0 * 4096 * 4096 * 2, false,
                    [&] { return transpose<tile::Half>(Ctx, Flush, 4096); });
+  // Triton's tutorial 05 sizes: 4096 rows of 512 * i columns, i = 2 .. 31.
+  for (std::size_t N = 1024; N < 16384; N += 512)
+    AllOk &= runCase("layer_norm_fp16", "4096x" + std::to_string(N),
+                     2.0 * 4096 * N * 2, false,
+                     [&] { return layerNorm(Ctx, Flush, 4096, N); });
+  for (std::size_t Cols = 256; Cols <= 16384; Cols *= 2)
+    AllOk &= runCase("row_cumsum", "4096x" + std::to_string(Cols),
+                     2.0 * 4096 * Cols * 4, false,
+                     [&] { return rowCumsum(Ctx, Flush, 4096, Cols); });
   for (std::size_t D : {256, 1024, 4096, 8192})
     AllOk &= runCase("weighted_sum", "65536x" + std::to_string(D),
                      4.0 * (65536 * D + D + 65536), false,

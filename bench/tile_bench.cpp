@@ -23,8 +23,8 @@
 //   case <kernel> <shape> error <message>
 //   launch_us <kernel> <host microseconds per launch call>
 // Exits 1 when any case failed its check or could not run. With
-// TILE_BENCH_ONLY set to a comma-separated list of kernels, only their
-// cases run.
+// TILE_BENCH_ONLY set to a comma-separated list of kernels (or KERNEL:SHAPE
+// for one case), only their cases run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -599,10 +599,13 @@ Outcome attention(const tile::Context &Ctx, tile::DeviceBuffer<char> &Flush,
 /// Runs one case, printing its line; returns false when it failed.
 bool runCase(const char *Kernel, const std::string &Shape, double Work,
              bool Flops, const std::function<Outcome()> &Run) {
-  // TILE_BENCH_ONLY=matmul,attention runs only the cases of those kernels.
+  // TILE_BENCH_ONLY=matmul,attention runs only the cases of those kernels;
+  // an entry KERNEL:SHAPE only that case (for ncu).
   if (const char *Only = std::getenv("TILE_BENCH_ONLY")) {
     std::string List = std::string(",") + Only + ",";
-    if (List.find("," + std::string(Kernel) + ",") == std::string::npos)
+    if (List.find("," + std::string(Kernel) + ",") == std::string::npos &&
+        List.find("," + std::string(Kernel) + ":" + Shape + ",") ==
+            std::string::npos)
       return true;
   }
   try {

@@ -395,12 +395,7 @@ public:
     // passes, before the slots' bytes are reused; in-flight accumulators
     // become final.
     SmallVector<Value> results(newLoop.getResults());
-    for (Operation *dot : plan.inFlightDots) {
-      unsigned number = dot->getUses().begin()->getOperandNumber();
-      results[number] =
-          WgmmaWaitOp::create(builder, dot->getLoc(), results[number].getType(),
-                              results[number], 0);
-    }
+    waitForInFlightDots(builder, newLoop, results);
     AsyncWaitOp::create(builder, loc, 0);
     // Every thread's copies have landed and every read of the slots is done
     // before anything reuses their bytes.
@@ -411,6 +406,42 @@ public:
   }
 
 private:
+  /// Replaces each in-flight dot's accumulator in `results` (the new loop's)
+  /// by a wait for every group, behind a check that the loop ran: on the
+  /// path that skips it the accumulator is the initial value, and a wait
+  /// there would follow its plain definition (ptxas then serializes every
+  /// wgmma of the function, C7515).
+  void waitForInFlightDots(OpBuilder &builder, scf::ForOp newLoop,
+                           SmallVector<Value> &results) {
+    if (plan.inFlightDots.empty())
+      return;
+    Location loc = newLoop.getLoc();
+    SmallVector<unsigned> numbers;
+    SmallVector<Type> types;
+    for (Operation *dot : plan.inFlightDots) {
+      numbers.push_back(dot->getUses().begin()->getOperandNumber());
+      types.push_back(results[numbers.back()].getType());
+    }
+    Value ran = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                      newLoop.getLowerBound(),
+                                      newLoop.getUpperBound());
+    auto ifRan = scf::IfOp::create(builder, loc, types, ran,
+                                   /*withElseRegion=*/true);
+    OpBuilder thenBuilder = ifRan.getThenBodyBuilder();
+    SmallVector<Value> waited, skipped;
+    for (auto [dot, number] : llvm::zip(plan.inFlightDots, numbers)) {
+      waited.push_back(WgmmaWaitOp::create(thenBuilder, dot->getLoc(),
+                                           results[number].getType(),
+                                           results[number], 0));
+      skipped.push_back(results[number]);
+    }
+    scf::YieldOp::create(thenBuilder, loc, waited);
+    OpBuilder elseBuilder = ifRan.getElseBodyBuilder();
+    scf::YieldOp::create(elseBuilder, loc, skipped);
+    for (auto [number, result] : llvm::zip(numbers, ifRan.getResults()))
+      results[number] = result;
+  }
+
   static Value constant(OpBuilder &builder, Type type, int64_t value) {
     return arith::ConstantOp::create(builder, builder.getUnknownLoc(),
                                      builder.getIntegerAttr(type, value));

@@ -386,16 +386,10 @@ public:
     for (unsigned number : plan.stage0Args)
       inits[number] = prologue.lookupOrDefault(loop.getRegionIterArg(number));
     inits.push_back(constant(builder, builder.getI32Type(), 0));
-    auto newLoop =
-        scf::ForOp::create(builder, loc, loop.getLowerBound(),
-                           loop.getUpperBound(), loop.getStep(), inits);
-    buildBody(newLoop);
+    SmallVector<Value> results = emitLoop(builder, inits);
 
     // Drain: the last copies (all masked off) complete, and a barrier
-    // passes, before the slots' bytes are reused; in-flight accumulators
-    // become final.
-    SmallVector<Value> results(newLoop.getResults());
-    waitForInFlightDots(builder, newLoop, results);
+    // passes, before the slots' bytes are reused.
     AsyncWaitOp::create(builder, loc, 0);
     // Every thread's copies have landed and every read of the slots is done
     // before anything reuses their bytes.
@@ -406,40 +400,41 @@ public:
   }
 
 private:
-  /// Replaces each in-flight dot's accumulator in `results` (the new loop's)
-  /// by a wait for every group, behind a check that the loop ran: on the
-  /// path that skips it the accumulator is the initial value, and a wait
-  /// there would follow its plain definition (ptxas then serializes every
-  /// wgmma of the function, C7515).
-  void waitForInFlightDots(OpBuilder &builder, scf::ForOp newLoop,
-                           SmallVector<Value> &results) {
+  /// The pipelined loop from `inits`, and its results. With dots kept in
+  /// flight, a wait for every group after it makes their accumulators
+  /// final, and the loop and that wait run only when the loop has
+  /// iterations (an scf.if): otherwise a path would reach the wait, or a
+  /// copy of the loop's results, with registers that no wgmma wrote, and
+  /// ptxas would serialize every wgmma of the function (C7514, C7515).
+  SmallVector<Value> emitLoop(OpBuilder &builder, ArrayRef<Value> inits) {
+    Location loc = loop.getLoc();
+    auto create = [&](OpBuilder &at) {
+      auto newLoop = scf::ForOp::create(at, loc, loop.getLowerBound(),
+                                        loop.getUpperBound(), loop.getStep(),
+                                        inits);
+      buildBody(newLoop);
+      return newLoop;
+    };
     if (plan.inFlightDots.empty())
-      return;
-    Location loc = newLoop.getLoc();
-    SmallVector<unsigned> numbers;
-    SmallVector<Type> types;
-    for (Operation *dot : plan.inFlightDots) {
-      numbers.push_back(dot->getUses().begin()->getOperandNumber());
-      types.push_back(results[numbers.back()].getType());
-    }
+      return create(builder)->getResults();
     Value ran = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                                      newLoop.getLowerBound(),
-                                      newLoop.getUpperBound());
-    auto ifRan = scf::IfOp::create(builder, loc, types, ran,
-                                   /*withElseRegion=*/true);
+                                      loop.getLowerBound(),
+                                      loop.getUpperBound());
+    auto ifRan = scf::IfOp::create(builder, loc, ValueRange(inits).getTypes(),
+                                   ran, /*withElseRegion=*/true);
     OpBuilder thenBuilder = ifRan.getThenBodyBuilder();
-    SmallVector<Value> waited, skipped;
-    for (auto [dot, number] : llvm::zip(plan.inFlightDots, numbers)) {
-      waited.push_back(WgmmaWaitOp::create(thenBuilder, dot->getLoc(),
-                                           results[number].getType(),
-                                           results[number], 0));
-      skipped.push_back(results[number]);
+    scf::ForOp newLoop = create(thenBuilder);
+    SmallVector<Value> results(newLoop.getResults());
+    for (Operation *dot : plan.inFlightDots) {
+      unsigned number = dot->getUses().begin()->getOperandNumber();
+      results[number] =
+          WgmmaWaitOp::create(thenBuilder, dot->getLoc(),
+                              results[number].getType(), results[number], 0);
     }
-    scf::YieldOp::create(thenBuilder, loc, waited);
+    scf::YieldOp::create(thenBuilder, loc, results);
     OpBuilder elseBuilder = ifRan.getElseBodyBuilder();
-    scf::YieldOp::create(elseBuilder, loc, skipped);
-    for (auto [number, result] : llvm::zip(numbers, ifRan.getResults()))
-      results[number] = result;
+    scf::YieldOp::create(elseBuilder, loc, inits);
+    return ifRan.getResults();
   }
 
   static Value constant(OpBuilder &builder, Type type, int64_t value) {

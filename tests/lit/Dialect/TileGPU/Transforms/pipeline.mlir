@@ -363,13 +363,16 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
 // wgmma dots whose accumulator is only carried leave their group in flight
 // into the next iteration: one more slot, so that the copies never target
 // the slot the previous iteration's wgmma may still read; a proxy fence
-// after the wait; wgmma_wait 1 after the dot, wgmma_wait 0 after the loop
-// when it ran (on the path that skips it, a wait after the accumulator's
-// plain initialization would make ptxas serialize every wgmma).
+// after the wait; wgmma_wait 1 after the dot, wgmma_wait 0 after the loop;
+// the loop and that wait run under an scf.if on the loop having iterations
+// (a path that skips the loop and reaches the wait, or a copy of the loop's
+// results, would make ptxas serialize every wgmma).
 // CHECK-LABEL: func.func @wgmma_in_flight
 // CHECK-DAG: %[[A:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<[4, 64, 32]
 // CHECK-DAG: %[[B:.*]] = tilegpu.local_alloc : !tilegpu.memdesc<[4, 32, 64]
-// CHECK: %[[LOOP:.*]]:4 = scf.for
+// CHECK: %[[RAN:.*]] = arith.cmpi sgt, %{{.*}}, %c0_i32 : i32
+// CHECK-NEXT: %[[FINAL:.*]] = scf.if %[[RAN]]
+// CHECK-NEXT: %[[LOOP:.*]]:4 = scf.for
 // CHECK-NEXT: tilegpu.async_wait 1
 // CHECK-NEXT: tilegpu.fence_async_shared
 // CHECK-NEXT: tile.barrier
@@ -378,12 +381,10 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
 // CHECK: %[[D:.*]] = tile.dot %{{.*}} {tilegpu.wgmma_async}
 // CHECK-NEXT: %[[W:.*]] = tilegpu.wgmma_wait %[[D]], 1
 // CHECK: scf.yield %[[W]]
-// CHECK: %[[RAN:.*]] = arith.cmpi sgt, %{{.*}}, %c0_i32 : i32
-// CHECK-NEXT: %[[FINAL:.*]] = scf.if %[[RAN]]
-// CHECK-NEXT: %[[DONE:.*]] = tilegpu.wgmma_wait %[[LOOP]]#0, 0
+// CHECK: %[[DONE:.*]] = tilegpu.wgmma_wait %[[LOOP]]#0, 0
 // CHECK-NEXT: scf.yield %[[DONE]] :
 // CHECK-NEXT: } else {
-// CHECK-NEXT: scf.yield %[[LOOP]]#0 :
+// CHECK-NEXT: scf.yield %{{.*}} :
 // CHECK-NEXT: {{^ *[}]$}}
 // CHECK-NEXT: tilegpu.async_wait 0
 // CHECK-NEXT: tile.barrier
@@ -709,8 +710,10 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
 // CHECK: %[[O:.*]] = tile.dot %{{.*}} {tilegpu.wgmma_async}
 // CHECK-NEXT: %[[W1:.*]] = tilegpu.wgmma_wait %[[O]], 1
 // CHECK: scf.yield %[[W1]], %{{.*}}
-// CHECK: scf.if
+// CHECK-NEXT: }
 // CHECK-NEXT: tilegpu.wgmma_wait %[[LOOP]]#0, 0
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } else {
 #bt = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 8], order = [0, 1]}>
 #bv = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
 #d = #tilegpu.slice<{dim = 1, parent = #bt}>

@@ -91,6 +91,16 @@ int64_t mlir::tilec::getScanSegments(tile::ScanOp scan) {
   return along.getDistinctWarps(size) * repetitions;
 }
 
+int64_t mlir::tilec::getScanScratchElements(tile::ScanOp scan) {
+  auto type = cast<RankedTensorType>(scan.getSrcs()[0].getType());
+  int64_t segments = getScanSegments(scan);
+  if (segments == 0)
+    return type.getNumElements();
+  if (segments == 1)
+    return 0;
+  return segments * type.getNumElements() / type.getDimSize(scan.getAxis());
+}
+
 int64_t mlir::tilec::getScratchAlignment(Operation *op) {
   if (isa<tilegpu::LocalAllocOp>(op))
     return kSwizzleAtomAlignment;
@@ -126,16 +136,10 @@ int64_t mlir::tilec::getScratchBytes(Operation *op) {
             return total;
           })
           .Case([](tile::ScanOp scan) {
-            int64_t segments = getScanSegments(scan), total = 0;
-            for (Value src : scan.getSrcs()) {
-              auto type = cast<RankedTensorType>(src.getType());
-              if (segments == 0)
-                total += tileBytes(src);
-              else if (segments > 1)
-                total += getElementBytes(type) * segments *
-                         type.getNumElements() /
-                         type.getDimSize(scan.getAxis());
-            }
+            int64_t elements = getScanScratchElements(scan), total = 0;
+            for (Value src : scan.getSrcs())
+              total += llvm::alignTo(getElementBytes(src.getType()) * elements,
+                                     kScanSourceAlignment);
             return total;
           })
           .Case([](tile::DotOp dot) -> int64_t {

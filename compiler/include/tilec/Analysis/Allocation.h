@@ -55,9 +55,9 @@ int64_t getElementBytes(Type type);
 ///    split the axis (min(warpsPerCTA[axis], max(1, shape[axis] /
 ///    (sizePerThread[axis] * threadsPerWarp[axis]))) == 1), where the
 ///    lowering combines within warps only;
-///  - tile.scan: on a blocked source, per source, elemBytes * (elements /
-///    shape[axis]) * getScanSegments, or 0 with a single segment; on any
-///    other layout every element of every source;
+///  - tile.scan: per source, getScanScratchElements elements, each source's
+///    part rounded up to kScanSourceAlignment bytes (0 in all when that
+///    count is 0);
 ///  - tile.dot: the elements of a and b, at a's element size, except
 ///    operands in a dot operand layout (read from registers; with a wgmma
 ///    accumulator, MMA version 3, only operands read from slots by
@@ -74,6 +74,15 @@ int64_t getScratchBytes(Operation *op);
 /// registers and shuffles and combines the segments through scratch (one
 /// slot each per row). 0 for a source in any other layout.
 int64_t getScanSegments(tile::ScanOp scan);
+
+/// Bytes each source's part of a scan's scratch is rounded up to, so that
+/// the next source's part is aligned for any element type.
+constexpr int64_t kScanSourceAlignment = 8;
+
+/// Elements of each source that a scan's lowering keeps in scratch: on a
+/// blocked source one per row and segment (rows = elements / shape[axis]),
+/// or none with a single segment; on any other layout the whole tile.
+int64_t getScanScratchElements(tile::ScanOp scan);
 
 /// A buffer's lifetime: the inclusive range of positions, in the pre-order
 /// numbering of a function's ops (OpNumbering), during which its bytes are

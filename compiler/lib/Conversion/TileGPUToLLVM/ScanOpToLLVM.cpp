@@ -16,7 +16,8 @@
 //     total to scratch (one slot per row and segment), a barrier, and each
 //     thread combines the totals of the segments before its own, in order.
 // Each thread then combines its prefix into each element of its runs.
-// Scratch: per source, elemBytes * rows * segments (Allocation.h).
+// Scratch: per source, elemBytes * rows * segments, rounded up to 8 bytes
+// (Allocation.h).
 //
 // Any other layout (MMA accumulators, slices) goes through scratch holding
 // the whole tile, as a Hillis-Steele scan over elements: for d = 1, 2, 4, ...
@@ -280,20 +281,23 @@ private:
     return success();
   }
 
-  /// Each source's part of the op's scratch at `base` (`elements` elements
-  /// each, one after another) and the sources' converted element types.
+  /// Each source's part of the op's scratch at `base`
+  /// (getScanScratchElements elements each, one after another, each part
+  /// rounded up to kScanSourceAlignment bytes) and the sources' converted
+  /// element types.
   void splitScratch(tile::ScanOp op, ConversionPatternRewriter &rewriter,
-                    Value base, int64_t elements, SmallVector<Value> &buffers,
+                    Value base, SmallVector<Value> &buffers,
                     SmallVector<Type> &types) const {
     auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
-    int64_t byteOffset = 0;
+    int64_t elements = getScanScratchElements(op), byteOffset = 0;
     for (Value src : op.getSrcs()) {
       Type elementType = getElementTypeOrSelf(src.getType());
       types.push_back(getTypeConverter()->convertType(elementType));
       buffers.push_back(LLVM::GEPOp::create(
           rewriter, op.getLoc(), sharedPtr, rewriter.getI8Type(), base,
           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(byteOffset)}));
-      byteOffset += getElementBytes(elementType) * elements;
+      byteOffset += llvm::alignTo(getElementBytes(elementType) * elements,
+                                  kScanSourceAlignment);
     }
   }
 
@@ -319,11 +323,10 @@ private:
 
     SmallVector<int64_t> rowShape(shape);
     rowShape.erase(rowShape.begin() + axis);
-    int64_t numRows = ShapedType::getNumElements(rowShape);
     auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
     SmallVector<Value> buffers;
     SmallVector<Type> types;
-    splitScratch(op, rewriter, base, numRows * segments, buffers, types);
+    splitScratch(op, rewriter, base, buffers, types);
     auto slotPtr = [&](unsigned s, Value slot) -> Value {
       return LLVM::GEPOp::create(rewriter, loc, sharedPtr, types[s], buffers[s],
                                  ArrayRef<LLVM::GEPArg>{slot});
@@ -407,7 +410,7 @@ private:
     auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
     SmallVector<Value> buffers;
     SmallVector<Type> types;
-    splitScratch(op, rewriter, base, srcType.getNumElements(), buffers, types);
+    splitScratch(op, rewriter, base, buffers, types);
 
     int64_t axisStride = 1;
     for (unsigned d = axis + 1; d < shape.size(); ++d)

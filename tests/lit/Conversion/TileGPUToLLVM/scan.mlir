@@ -73,6 +73,23 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     return %s : tensor<4x32xi32, #b>
   }
 
+  // Two sources (i8, f32) over 4 segments: the i8 totals take 4 bytes, so
+  // the f32 part starts at byte 8, aligned (8 + 16 bytes, 32 allocated).
+  // CHECK-LABEL: llvm.func @two_sources
+  // CHECK-SAME: "tilec-shared-bytes", "32"
+  // CHECK: llvm.getelementptr %{{.*}}[8] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : i8, !llvm.ptr<3>
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+  func.func @two_sources(%x: tensor<256xi8, #w>, %y: tensor<256xf32, #w>) -> tensor<256xf32, #w> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %s:2 = "tile.scan"(%x, %y) ({
+    ^bb0(%a: i8, %b: f32, %c: i8, %d: f32):
+      %e = arith.addi %a, %c : i8
+      %f = arith.addf %b, %d : f32
+      tile.reduce.return %e, %f : i8, f32
+    }) {axis = 0 : i32} : (tensor<256xi8, #w>, tensor<256xf32, #w>) -> (tensor<256xi8, #w>, tensor<256xf32, #w>)
+    return %s#1 : tensor<256xf32, #w>
+  }
+
   // A slice: through scratch holding the 4 elements, steps 1 and 2.
   // CHECK-LABEL: llvm.func @slice
   // CHECK-SAME: "tilec-shared-bytes", "16"

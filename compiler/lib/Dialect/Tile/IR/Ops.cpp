@@ -201,12 +201,21 @@ static LogicalResult verifyCombineRegion(Operation *op, ValueRange srcs,
   return success();
 }
 
-/// Checks what reduce and scan share: `axis` is a dimension of the sources
-/// and there is one result per source.
+/// Checks what reduce and scan share: the sources have one shape and one
+/// layout (the lowerings read the first source's), `axis` is a dimension of
+/// them, and there is one result per source.
 static LogicalResult verifyAxisAndResultCount(Operation *op, ValueRange srcs,
                                               ValueRange results,
                                               int64_t axis) {
   auto srcType = cast<RankedTensorType>(srcs[0].getType());
+  for (Value src : srcs.drop_front()) {
+    auto type = cast<RankedTensorType>(src.getType());
+    if (type.getShape() != srcType.getShape() ||
+        type.getEncoding() != srcType.getEncoding())
+      return op->emitOpError("sources ")
+             << srcType << " and " << type
+             << " differ in shape or layout";
+  }
   if (axis < 0 || axis >= srcType.getRank())
     return op->emitOpError("axis ") << axis << " is out of range for rank "
                                     << srcType.getRank();
@@ -239,10 +248,9 @@ LogicalResult ScanOp::verifyRegions() {
                                       getAxis())))
     return failure();
   for (auto [src, result] : llvm::zip(getSrcs(), getResults()))
-    if (getElementTypeOrSelf(src.getType()) !=
-        getElementTypeOrSelf(result.getType()))
+    if (src.getType() != result.getType())
       return emitOpError("result ") << result.getType()
-                                    << " does not have the element type of "
+                                    << " is not of the source's type "
                                     << src.getType();
   return verifyCombineRegion(*this, getSrcs(), getCombineOp());
 }

@@ -86,3 +86,43 @@ func.func @program_id_axis() {
   %p = tile.program_id 3 : i32
   return
 }
+
+// -----
+
+#l1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#l4 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @scan_result_layout(%x: tensor<64xf32, #l1>) {
+  // expected-error @+1 {{result 'tensor<64xf32, #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' is not of the source's type}}
+  %s = "tile.scan"(%x) ({
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.addf %a, %b : f32
+    tile.reduce.return %c : f32
+  }) {axis = 0 : i32} : (tensor<64xf32, #l1>) -> tensor<64xf32, #l4>
+  return
+}
+
+// -----
+
+#l1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#l4 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @scan_sources_differ(%x: tensor<64xf32, #l1>, %y: tensor<64xi32, #l4>) {
+  // expected-error @+1 {{differ in shape or layout}}
+  %s:2 = "tile.scan"(%x, %y) ({
+  ^bb0(%a: f32, %i: i32, %b: f32, %j: i32):
+    tile.reduce.return %a, %i : f32, i32
+  }) {axis = 0 : i32} : (tensor<64xf32, #l1>, tensor<64xi32, #l4>) -> (tensor<64xf32, #l1>, tensor<64xi32, #l4>)
+  return
+}
+
+// -----
+
+#l1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#l4 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @reduce_sources_differ(%x: tensor<64xf32, #l1>, %y: tensor<64xi32, #l4>) {
+  // expected-error @+1 {{differ in shape or layout}}
+  %s:2 = "tile.reduce"(%x, %y) ({
+  ^bb0(%a: f32, %i: i32, %b: f32, %j: i32):
+    tile.reduce.return %a, %i : f32, i32
+  }) {axis = 0 : i32} : (tensor<64xf32, #l1>, tensor<64xi32, #l4>) -> (f32, i32)
+  return
+}

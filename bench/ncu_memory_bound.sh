@@ -23,7 +23,6 @@ timeout 200 ncu -k "regex:$kernel" -c 1 "${sections[@]}" \
   python3 bench/ncu_memory_bound.py "$kernel" "$size" >"$OUT/${name}_triton.txt" 2>&1
 for who in tilec triton; do
   echo "== $kernel $size $who"
-  grep -E "^triton .* registers" "$OUT/${name}_$who.txt"
   grep -E "issue_stalled_.* [0-9.]+$" "$OUT/${name}_$who.txt" | awk '$NF > 0.1' | sort -k3 -rn | head -8
   grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit Reg|inst_executed|DRAM Throughput|Memory Throughput|L1/TEX Hit|L2 Hit|Warp Cycles Per Issued|Mem Busy" "$OUT/${name}_$who.txt" | head -24
 done

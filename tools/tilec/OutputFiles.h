@@ -1,4 +1,4 @@
-//===- OutputFiles.h - Reading the source, writing outputs atomically -*- C++ -*-===//
+//===- OutputFiles.h - Writing outputs atomically ---------------*- C++ -*-===//
 //
 // tilec never leaves a torn or mixed output: every file is written to a
 // temporary file in its own directory and renamed into place, and the files
@@ -20,13 +20,6 @@
 #include <string>
 
 namespace tilec {
-
-/// The largest .tile source tilec reads.
-constexpr uint64_t kMaxSourceBytes = uint64_t(16) << 20;
-
-/// The contents of the regular file `path`, or None with `error` set (not a
-/// regular file, larger than kMaxSourceBytes, unreadable).
-std::optional<std::string> readSourceFile(llvm::StringRef path, std::string &error);
 
 /// One file to write: its path ("-" is stdout) and its whole contents.
 struct OutputFile {

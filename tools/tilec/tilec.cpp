@@ -1,25 +1,16 @@
 //===- tilec.cpp - The tile-language compiler driver ----------------------===//
 //
-// .tile -> AST -> tile dialect -> tilegpu -> LLVM dialect -> LLVM IR -> PTX,
-// with every stage printable (--emit) or saved (--dump-stages), and the
-// metadata JSON written beside the PTX.
+// The command line of libtilec (tilec/Compiler.h): reads the options,
+// compiles, prints the stage asked for (--emit) or saves every stage
+// (--dump-stages), and writes the PTX with its metadata JSON beside it.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Metadata.h"
 #include "OutputFiles.h"
 #include "PtxasReport.h"
-#include "Version.h"
 
-#include "tilec/Frontend/ASTPrinter.h"
-#include "tilec/Frontend/MLIRGen.h"
-#include "tilec/Frontend/Parser.h"
-#include "tilec/Target/PTX.h"
-#include "tilec/Target/Pipeline.h"
+#include "tilec/Compiler.h"
 
-#include "mlir/IR/AsmState.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -32,7 +23,7 @@ using namespace llvm;
 
 namespace {
 
-enum class Stage { AST, Tile, TileGPU, LLVMMLIR, LLVMIR, PTX };
+using tilec::Stage;
 
 cl::OptionCategory category("tilec options");
 
@@ -84,13 +75,20 @@ cl::opt<unsigned> numStages(
              "as shared-memory slots filled by cp.async (overrides @kernel; "
              "1 turns software pipelining off)"),
     cl::cat(category));
+cl::list<std::string> signature(
+    "signature",
+    cl::desc("Types of unannotated kernel parameters, as Triton's AOT "
+             "compiler takes them: NAME=TYPE[:16|:1|:none],... (e.g. "
+             "\"x_ptr=*fp16:16, n=i32:16\")"),
+    cl::value_desc("NAME=TYPE,..."), cl::cat(category));
 cl::list<std::string> specialize(
     "specialize",
     cl::desc(
-        "Specialize integer parameters as Triton does: NAME=16 assumes "
-        "the argument divisible by 16, NAME=1 equal to 1 (comma-separated; "
-        "the runtime refuses arguments that break it)"),
-    cl::value_desc("NAME=16|1,..."), cl::cat(category));
+        "Specialize parameters as Triton does: NAME=16 assumes an integer "
+        "divisible by 16, NAME=1 equal to 1; NAME=none assumes nothing (a "
+        "pointer then only its element's alignment, instead of 16 bytes); "
+        "comma-separated; the runtime refuses arguments that break it"),
+    cl::value_desc("NAME=16|1|none,..."), cl::cat(category));
 cl::opt<bool>
     report("report",
            cl::desc("Assemble the PTX with ptxas -v and print each kernel's "
@@ -105,23 +103,6 @@ cl::opt<std::string> dumpStages(
              "into this directory"),
     cl::value_desc("dir"), cl::cat(category));
 
-/// Everything one compilation holds on to.
-struct Compilation {
-  SourceMgr sourceMgr;
-  std::unique_ptr<tilec::DiagnosticEngine> diag;
-  std::vector<std::unique_ptr<tilec::KernelInstance>> kernels;
-  std::string sourceText;
-};
-
-/// Renders `write` into a string (the whole output, before any file is
-/// touched).
-std::string render(function_ref<void(raw_ostream &)> write) {
-  std::string text;
-  raw_string_ostream os(text);
-  write(os);
-  return text;
-}
-
 /// Writes `files` as one group (OutputFiles.h); reports failure.
 bool writeFiles(ArrayRef<tilec::OutputFile> files) {
   std::string error;
@@ -131,37 +112,40 @@ bool writeFiles(ArrayRef<tilec::OutputFile> files) {
   return false;
 }
 
-/// The file a stage is saved to under --dump-stages.
-std::string stagePath(StringRef suffix) {
-  SmallString<256> path(dumpStages);
-  sys::path::append(path, sys::path::stem(inputPath) + suffix);
-  return std::string(path);
+/// The suffix of a stage's file under --dump-stages.
+StringRef stageSuffix(Stage stage) {
+  switch (stage) {
+  case Stage::AST:
+    return ".ast.txt";
+  case Stage::Tile:
+    return ".tile.mlir";
+  case Stage::TileGPU:
+    return ".tilegpu.mlir";
+  case Stage::LLVMMLIR:
+    return ".llvm.mlir";
+  case Stage::LLVMIR:
+    return ".ll";
+  case Stage::PTX:
+    return ".ptx";
+  }
+  return "";
 }
 
-/// Emits `stage` when it is the one asked for, and saves it under
-/// --dump-stages. Returns true when the compilation should stop here.
-bool handleStage(Stage stage, StringRef suffix, bool &ok,
-                 function_ref<void(raw_ostream &)> print) {
-  if (!dumpStages.empty()) {
-    std::string path = stagePath(suffix);
-    if (writeFiles({{path, render(print)}}))
-      errs() << "tilec: " << suffix.drop_front() << " -> " << path << "\n";
-    else
-      ok = false;
-  }
-  if (emit != stage || stage == Stage::PTX)
+/// Saves `text`, the output of `stage`, under --dump-stages.
+bool saveStage(Stage stage, std::string_view text) {
+  SmallString<256> path(dumpStages);
+  sys::path::append(path, sys::path::stem(inputPath) + stageSuffix(stage));
+  if (!writeFiles({{std::string(path), std::string(text)}}))
     return false;
-  std::string path =
-      outputPath.empty() ? std::string("-") : outputPath.getValue();
-  ok = ok && writeFiles({{path, render(print)}});
+  errs() << "tilec: " << stageSuffix(stage).drop_front() << " -> " << path << "\n";
   return true;
 }
 
-/// What the fatal-error handler names: the kernels being compiled.
+/// What the fatal-error handler names: the file being compiled.
 std::string compilingWhat;
 
 /// LLVM's fatal errors (a backend that cannot select an instruction, an
-/// output stream that fails) end tilec with a message naming the kernels,
+/// output stream that fails) end tilec with a message naming the file,
 /// not an abort with a stack dump.
 void reportFatalError(void *, const char *reason, bool) {
   errs() << "tilec: error: LLVM failed while compiling " << compilingWhat
@@ -229,20 +213,6 @@ bool checkOutputPaths() {
 }
 
 int compile() {
-  if (!mlir::tilec::isSupportedArch(arch)) {
-    errs() << "tilec: error: unsupported --arch '" << arch
-           << "' (expected sm_80, sm_90 or sm_90a)\n";
-    return 1;
-  }
-  if (numWarps.getNumOccurrences() &&
-      (numWarps == 0 || numWarps > 32 || !isPowerOf2_32(numWarps))) {
-    errs() << "tilec: error: --num-warps must be a power of two from 1 to 32\n";
-    return 1;
-  }
-  if (numStages.getNumOccurrences() && (numStages == 0 || numStages > 1024)) {
-    errs() << "tilec: error: --num-stages must be between 1 and 1024\n";
-    return 1;
-  }
   if (!dumpStages.empty()) {
     std::error_code ec = sys::fs::create_directories(dumpStages);
     if (!ec && !sys::fs::is_directory(dumpStages))
@@ -253,7 +223,6 @@ int compile() {
       return 1;
     }
   }
-
   if (emit == Stage::PTX && outputPath.empty()) {
     SmallString<256> path(sys::path::filename(inputPath));
     sys::path::replace_extension(path, ".ptx");
@@ -262,149 +231,46 @@ int compile() {
   if (!checkOutputPaths())
     return 1;
 
-  Compilation c;
-  std::string readError;
-  std::optional<std::string> text = tilec::readSourceFile(inputPath, readError);
-  if (!text) {
-    errs() << "tilec: error: " << readError << "\n";
-    return 1;
-  }
-  c.sourceText = std::move(*text);
-  unsigned bufferId = c.sourceMgr.AddNewSourceBuffer(
-      MemoryBuffer::getMemBufferCopy(c.sourceText, inputPath), SMLoc());
-  c.diag = std::make_unique<tilec::DiagnosticEngine>(c.sourceMgr);
-
-  // Frontend.
-  std::unique_ptr<tilec::Module> ast = tilec::parseFile(bufferId, *c.diag);
-  if (!ast)
-    return 1;
-  tilec::SemaOptions semaOptions;
-  semaOptions.kernelName = kernelName;
+  tilec::CompileOptions options;
+  options.arch = arch;
+  options.kernel = kernelName;
+  options.defines.assign(defines.begin(), defines.end());
+  options.signature.assign(signature.begin(), signature.end());
+  options.specializations.assign(specialize.begin(), specialize.end());
   if (numWarps.getNumOccurrences())
-    semaOptions.numWarps = numWarps;
+    options.numWarps = numWarps;
   if (numStages.getNumOccurrences())
-    semaOptions.numStages = numStages;
-  for (const std::string &text : defines) {
-    std::pair<std::string, tilec::ConstValue> define;
-    std::string error;
-    if (!tilec::parseDefine(text, define, error)) {
-      errs() << "tilec: error: bad -D '" << text << "': " << error << "\n";
-      return 1;
+    options.numStages = numStages;
+  options.fpFusion = fpFusion;
+  options.libdevicePath = libdevice;
+  options.stopAfter = emit;
+  options.dumpIRAfterAll = dumpAfterAll;
+  bool saved = true;
+  if (!dumpStages.empty())
+    options.onStage = [&](Stage stage, std::string_view text) {
+      saved &= saveStage(stage, text);
+    };
+  compilingWhat = "'" + inputPath + "' for " + arch;
+  tilec::CompileResult result = tilec::compileFile(inputPath, options);
+  errs() << result.irDump << result.diagnosticText;
+  if (!result.succeeded() || !saved)
+    return 1;
+
+  std::vector<tilec::OutputFile> outputs;
+  if (emit != Stage::PTX) {
+    outputs.push_back({outputPath.empty() ? std::string("-") : outputPath.getValue(),
+                       result.output});
+  } else {
+    outputs.push_back({outputPath, result.ptx});
+    if (outputPath != "-") {
+      SmallString<256> metadataPath(outputPath);
+      sys::path::replace_extension(metadataPath, ".json");
+      outputs.push_back({std::string(metadataPath), result.metadata});
     }
-    for (const auto &[name, value] : semaOptions.defines)
-      if (name == define.first) {
-        errs() << "tilec: error: -D " << name << " is given twice\n";
-        return 1;
-      }
-    semaOptions.defines.push_back(std::move(define));
-  }
-  for (const std::string &text : specialize) {
-    std::string error;
-    if (!tilec::parseSpecializations(text, semaOptions.specializations,
-                                     error)) {
-      errs() << "tilec: error: bad --specialize '" << text << "': " << error
-             << "\n";
-      return 1;
-    }
-  }
-  c.kernels = tilec::analyze(*ast, semaOptions, *c.diag);
-  if (c.diag->hasErrors())
-    return 1;
-  if (c.kernels.empty()) {
-    errs() << "tilec: error: " << inputPath
-           << " has no kernel (a function decorated with @kernel)\n";
-    return 1;
-  }
-  compilingWhat = "kernel";
-  if (c.kernels.size() > 1)
-    compilingWhat += "s";
-  for (size_t i = 0; i < c.kernels.size(); ++i)
-    compilingWhat += (i ? ", '" : " '") + c.kernels[i]->name + "'";
-  compilingWhat += " of " + inputPath + " for " + arch;
-  bool ok = true;
-  if (handleStage(Stage::AST, ".ast.txt", ok, [&](raw_ostream &os) {
-        for (const auto &kernel : c.kernels)
-          tilec::printKernel(*kernel, os);
-      }))
-    return ok ? 0 : 1;
-
-  // MLIR stages. Diagnostics print like the frontend's: file:line:col, the
-  // line and a caret.
-  mlir::DialectRegistry registry;
-  mlir::tilec::registerTilecDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  context.printOpOnDiagnostic(false); // Users read their source line instead.
-  if (dumpAfterAll)
-    context.disableMultithreading(); // IR printing needs one thread.
-  mlir::SourceMgrDiagnosticHandler diagHandler(c.sourceMgr, &context);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      tilec::generateMLIR(context, c.kernels, *c.diag);
-  if (!module)
-    return 1;
-  auto printModule = [&](raw_ostream &os) { module->print(os); };
-  if (handleStage(Stage::Tile, ".tile.mlir", ok, printModule))
-    return ok ? 0 : 1;
-
-  auto runPipeline = [&](function_ref<void(mlir::PassManager &)> build) {
-    mlir::PassManager pm(&context);
-    if (failed(mlir::applyPassManagerCLOptions(pm)))
-      return false;
-    if (dumpAfterAll)
-      pm.enableIRPrinting([](mlir::Pass *, mlir::Operation *) { return false; },
-                          [](mlir::Pass *, mlir::Operation *) { return true; },
-                          /*printModuleScope=*/true,
-                          /*printAfterOnlyOnChange=*/false);
-    build(pm);
-    return succeeded(pm.run(*module));
-  };
-  unsigned defaultWarps = numWarps.getNumOccurrences() ? numWarps : 4;
-  if (!runPipeline([&](mlir::PassManager &pm) {
-        mlir::tilec::buildTileToTileGPUPipeline(pm, defaultWarps, arch);
-      }))
-    return 1;
-  if (handleStage(Stage::TileGPU, ".tilegpu.mlir", ok, printModule))
-    return ok ? 0 : 1;
-  if (!runPipeline([&](mlir::PassManager &pm) {
-        mlir::tilec::buildTileGPUToLLVMPipeline(pm, arch);
-      }))
-    return 1;
-  if (handleStage(Stage::LLVMMLIR, ".llvm.mlir", ok, printModule))
-    return ok ? 0 : 1;
-
-  // LLVM and PTX.
-  mlir::tilec::TargetOptions target;
-  target.arch = arch;
-  target.libdevicePath = libdevice;
-  target.fpFusion = fpFusion;
-  LLVMContext llvmContext;
-  auto llvmModule =
-      mlir::tilec::translateToLLVMIR(*module, llvmContext, target);
-  if (!llvmModule)
-    return 1;
-  if (handleStage(Stage::LLVMIR, ".ll", ok,
-                  [&](raw_ostream &os) { llvmModule->print(os, nullptr); }))
-    return ok ? 0 : 1;
-  std::optional<std::string> ptx =
-      mlir::tilec::compileToPTX(*llvmModule, target, module->getLoc());
-  if (!ptx)
-    return 1;
-  handleStage(Stage::PTX, ".ptx", ok, [&](raw_ostream &os) { os << *ptx; });
-  if (!ok)
-    return 1;
-  std::vector<tilec::OutputFile> outputs{{outputPath, *ptx}};
-  if (outputPath != "-") {
-    SmallString<256> metadataPath(outputPath);
-    sys::path::replace_extension(metadataPath, ".json");
-    tilec::ModuleFacts facts{TILEC_VERSION, inputPath, c.sourceText, arch};
-    outputs.push_back({std::string(metadataPath), render([&](raw_ostream &os) {
-                         tilec::writeMetadata(os, facts, c.kernels, *llvmModule,
-                                              *ptx);
-                       })});
   }
   if (!writeFiles(outputs))
     return 1;
-  return !report || printPtxasReport(*ptx) ? 0 : 1;
+  return emit != Stage::PTX || !report || printPtxasReport(result.ptx) ? 0 : 1;
 }
 
 } // namespace
@@ -412,11 +278,9 @@ int compile() {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   install_fatal_error_handler(reportFatalError);
-  mlir::registerAsmPrinterCLOptions();
-  mlir::registerMLIRContextCLOptions();
-  mlir::registerPassManagerCLOptions();
+  tilec::registerCommandLineOptions();
   cl::SetVersionPrinter([](raw_ostream &os) {
-    os << "tilec " << TILEC_VERSION << " (LLVM " << LLVM_VERSION_STRING
+    os << "tilec " << tilec::version() << " (LLVM " << LLVM_VERSION_STRING
        << ", targets sm_80 sm_90 sm_90a)\n";
   });
   cl::HideUnrelatedOptions(category);

@@ -11,6 +11,8 @@ using namespace tilec;
 
 void DiagnosticEngine::error(SourceLoc loc, const llvm::Twine &message) {
   ++numErrors;
+  if (observer)
+    observer(true, loc, message.str());
   // Errors about the command line have no location: "error: message".
   if (!loc.isValid()) {
     llvm::WithColor::error(*os) << message << "\n";
@@ -20,6 +22,8 @@ void DiagnosticEngine::error(SourceLoc loc, const llvm::Twine &message) {
 }
 
 void DiagnosticEngine::note(SourceLoc loc, const llvm::Twine &message) {
+  if (observer)
+    observer(false, loc, message.str());
   if (!loc.isValid()) {
     llvm::WithColor::note(*os) << message << "\n";
     return;

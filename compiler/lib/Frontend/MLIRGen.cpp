@@ -54,7 +54,7 @@ bool MLIRGenerator::generateKernel(const KernelInstance &kernel) {
   for (auto [i, param] : llvm::enumerate(args)) {
     if (param->type.isPointer())
       func.setArgAttr(i, mlir::tilec::kDivisibilityAttr,
-                      builder.getI32IntegerAttr(kPointerArgAlignment));
+                      builder.getI32IntegerAttr(param->align));
     entry->getArgument(i).setLoc(loc(param->loc));
     values[param->var] = entry->getArgument(i);
   }

@@ -112,6 +112,7 @@ private:
   ExprPtr parseAtom();
   ExprPtr parseParenOrTuple();
   ExprPtr parseList();
+  ExprPtr parseDict();
   bool parseCallArgs(std::vector<CallArg> &args);
   ExprPtr parseSubscriptItem();
   int getBinaryPrecedence(BinaryOp &op, unsigned &numTokens) const;
@@ -882,7 +883,7 @@ ExprPtr Parser::parseAtom() {
   case TokenKind::LSquare:
     return parseList();
   case TokenKind::LBrace:
-    return error(loc, "dict and set literals are not supported");
+    return parseDict();
   case TokenKind::Ellipsis:
     return error(loc, "'...' is not supported");
   case TokenKind::kw_lambda:
@@ -938,6 +939,40 @@ ExprPtr Parser::parseList() {
   if (!expect(TokenKind::RSquare, "to close '['"))
     return nullptr;
   return checkHeight(std::make_unique<TupleExpr>(loc, std::move(elements), true));
+}
+
+/// `{'A': 1, "B": 2}` with string keys, as in `triton.Config({...})`, is the
+/// call `dict(A=1, B=2)`, which Sema reads where a dict is expected.
+ExprPtr Parser::parseDict() {
+  SourceLoc loc = tok().loc;
+  consume(); // '{'
+  NestingScope nesting(*this);
+  if (!nesting.ok())
+    return nullptr;
+  std::vector<CallArg> args;
+  while (!is(TokenKind::RBrace)) {
+    if (!is(TokenKind::String))
+      return error(tok().loc, "dict keys must be string literals (as in "
+                              "triton.Config({'BLOCK_SIZE': 128})); set "
+                              "literals are not supported"),
+             nullptr;
+    CallArg arg;
+    arg.loc = tok().loc;
+    arg.keyword = tok().stringValue;
+    consume();
+    if (!expect(TokenKind::Colon, "after a dict key"))
+      return nullptr;
+    arg.value = parseExpr();
+    if (!arg.value)
+      return nullptr;
+    args.push_back(std::move(arg));
+    if (!consumeIf(TokenKind::Comma))
+      break;
+  }
+  if (!expect(TokenKind::RBrace, "to close '{'"))
+    return nullptr;
+  return checkHeight(std::make_unique<CallExpr>(
+      loc, std::make_unique<NameExpr>(loc, "dict"), std::move(args)));
 }
 
 std::unique_ptr<Module> tilec::parseFile(unsigned bufferId, DiagnosticEngine &diag) {

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
 
+#include "tilec/Frontend/Autotune.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -19,67 +21,6 @@ static constexpr int64_t kMaxKernelParamBytes = 4096;
 Variable *KernelInstance::createVariable(llvm::StringRef name, SourceLoc loc) {
   variables.push_back(std::make_unique<Variable>(name.str(), loc));
   return variables.back().get();
-}
-
-bool tilec::parseDefine(llvm::StringRef text,
-                        std::pair<std::string, ConstValue> &result,
-                        std::string &error) {
-  auto [name, value] = text.split('=');
-  name = name.trim();
-  if (!text.contains('=') || name.empty() || !llvm::all_of(name, [](char c) {
-        return llvm::isAlnum(c) || c == '_';
-      }) || llvm::isDigit(name[0])) {
-    error = "expected NAME=VALUE in -D '" + text.str() + "'";
-    return false;
-  }
-  value = value.trim();
-  result.first = name.str();
-  int64_t intValue;
-  double floatValue;
-  if (value == "True" || value == "true" || value == "False" || value == "false")
-    result.second = ConstValue::getBool(value[0] == 'T' || value[0] == 't');
-  else if (!value.getAsInteger(0, intValue))
-    result.second = ConstValue::getInt(intValue);
-  else if (!value.empty() && !value.getAsDouble(floatValue))
-    result.second = ConstValue::getFloat(floatValue);
-  else if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
-           value.back() == value.front())
-    result.second = ConstValue::getString(value.drop_front().drop_back());
-  else
-    result.second = ConstValue::getString(value);
-  return true;
-}
-
-bool tilec::parseSpecializations(
-    llvm::StringRef text, std::vector<std::pair<std::string, unsigned>> &result,
-    std::string &error) {
-  llvm::SmallVector<llvm::StringRef> items;
-  text.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  if (items.empty()) {
-    error = "expected NAME=16 or NAME=1 items separated by commas";
-    return false;
-  }
-  for (llvm::StringRef item : items) {
-    auto [name, value] = item.split('=');
-    name = name.trim();
-    value = value.trim();
-    unsigned number = 0;
-    if (!item.contains('=') || name.empty() ||
-        !llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; }) ||
-        llvm::isDigit(name[0]) || value.getAsInteger(10, number) ||
-        (number != 16 && number != 1)) {
-      error = "expected NAME=16 (divisible by 16) or NAME=1 (equal to 1), got '" +
-              item.trim().str() + "'";
-      return false;
-    }
-    for (const auto &[other, ignored] : result)
-      if (other == name) {
-        error = "'" + name.str() + "' is specialized twice";
-        return false;
-      }
-    result.push_back({name.str(), number});
-  }
-  return true;
 }
 
 std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
@@ -103,7 +44,12 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
 
   // Decorator options; the command line wins over the decorator.
   std::optional<unsigned> numWarps, numStages;
+  // @autotune is checked here; one of its configs is compiled at a time,
+  // its values given as -D (the JIT does that for every config).
+  std::optional<AutotuneSpec> autotune = readAutotune(def, diag);
   for (const Decorator &decorator : def.decorators) {
+    if (isAutotuneDecorator(decorator.name))
+      continue;
     llvm::StringRef name = decorator.name, last = name.rsplit('.').second;
     if (last.empty())
       last = name;
@@ -111,7 +57,7 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
     if ((last != "kernel" && last != "jit") ||
         !(prefix.empty() || prefix == "triton" || prefix == "tl" || prefix == "tilec")) {
       diag.error(decorator.loc, "unknown decorator '@" + name +
-                                    "'; expected @kernel, @jit or @triton.jit");
+                                    "'; expected @kernel, @jit, @triton.jit or @autotune");
       continue;
     }
     for (const CallArg &arg : decorator.args) {
@@ -146,11 +92,24 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
   // PTX, so the parameter that crosses the limit gets the error.
   int64_t paramBytes = 0;
   bool reportedParamSpace = false;
+  // The type of each runtime parameter: its annotation or the signature's.
+  auto signatureType = [&](const Param &param) -> const Type * {
+    for (const auto &[name, type] : options.signature)
+      if (name == param.name)
+        return &type;
+    return nullptr;
+  };
+  auto runtimeType = [&](const Param &param) -> const Type * {
+    if (param.annotation == ParamAnnotation::Type)
+      return &param.type;
+    return param.annotation == ParamAnnotation::None ? signatureType(param) : nullptr;
+  };
   for (const Param &param : def.params) {
-    if (param.annotation == ParamAnnotation::Type && !reportedParamSpace) {
-      int64_t size = param.type.isPointer()
+    const Type *type = runtimeType(param);
+    if (type && !reportedParamSpace) {
+      int64_t size = type->isPointer()
                          ? 8
-                         : std::max<int64_t>(1, getBitWidth(param.type.getElement()) / 8);
+                         : std::max<int64_t>(1, getBitWidth(type->getElement()) / 8);
       paramBytes = llvm::alignTo(paramBytes, size) + size;
       if (paramBytes > kMaxKernelParamBytes) {
         diag.error(param.loc, "the parameters of kernel '" + def.getName() +
@@ -179,14 +138,29 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
       diag.error(param.loc, "--specialize " + param.name + ": '" + param.name +
                                 "' is a constexpr parameter of kernel '" +
                                 def.getName() + "'; give its value with -D");
-    switch (param.annotation) {
-    case ParamAnnotation::None:
+    const Type *signed_ = signatureType(param);
+    if (signed_ && param.annotation == ParamAnnotation::Constexpr)
+      diag.error(param.loc, "--signature " + param.name + ": '" + param.name +
+                                "' is a constexpr parameter of kernel '" +
+                                def.getName() + "'; give its value with -D");
+    else if (signed_ && param.annotation == ParamAnnotation::Type &&
+             *signed_ != param.type)
+      diag.error(param.loc, "--signature " + param.name + "=" + signed_->str() +
+                                ": '" + param.name + "' of kernel '" + def.getName() +
+                                "' is annotated " + param.type.str());
+    const Type *type = runtimeType(param);
+    if (param.annotation == ParamAnnotation::None && !type) {
       diag.error(param.loc, "parameter '" + param.name + "' of kernel '" +
-                                def.getName() + "' needs a type annotation, e.g. '" +
+                                def.getName() + "' has no type: annotate it ('" +
                                 param.name + ": *fp32', '" + param.name +
-                                ": i32' or '" + param.name + ": constexpr'");
+                                ": i32' or '" + param.name +
+                                ": constexpr'), give it with --signature " +
+                                param.name + "=TYPE, or launch the kernel through "
+                                "the JIT, which takes it from the argument");
       scope[param.name].poisoned = true;
       continue;
+    }
+    switch (param.annotation) {
     case ParamAnnotation::Constexpr: {
       kp.isConstexpr = true;
       if (define) {
@@ -204,15 +178,24 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
         }
         kp.value = *constant;
       } else {
+        bool tuned = autotune && llvm::any_of(autotune->configs, [&](const TuneConfig &c) {
+          return llvm::any_of(c.values, [&](const auto &v) { return v.first == param.name; });
+        });
         diag.error(param.loc, "constexpr parameter '" + param.name + "' of kernel '" +
-                                  def.getName() + "' has no value; give it a default "
-                                  "or pass -D " + param.name + "=VALUE");
+                                  def.getName() + "' has no value; " +
+                                  (tuned ? "it is tuned by @autotune: pass one "
+                                           "config's value with -D " + param.name +
+                                           "=VALUE, or launch the kernel through "
+                                           "the JIT, which tunes it"
+                                         : "give it a default or pass -D " +
+                                               param.name + "=VALUE"));
         scope[param.name].poisoned = true;
         continue;
       }
       scope[param.name] = Binding{kp.value, nullptr, Type::getConstexpr(), false};
       break;
     }
+    case ParamAnnotation::None:
     case ParamAnnotation::Type:
       if (define)
         diag.error(param.loc, "-D " + param.name + ": '" + param.name +
@@ -221,21 +204,30 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
       if (param.defaultValue)
         diag.error(param.defaultValue->getLoc(),
                    "only constexpr parameters can have a default value");
-      kp.type = param.type;
-      if (specialization) {
-        if (param.type.isPointer() || !isInteger(param.type.getElement()) ||
-            getBitWidth(param.type.getElement()) < 8)
+      kp.type = *type;
+      if (kp.type.isPointer())
+        kp.align = kPointerArgAlignment;
+      if (specialization && kp.type.isPointer()) {
+        if (specialization->second == 1)
+          diag.error(param.loc, "--specialize " + param.name + "=1: '" + param.name +
+                                    "' of kernel '" + def.getName() + "' is " +
+                                    kp.type.str() + "; a pointer takes 16 (aligned "
+                                    "to 16 bytes, the default) or none");
+        else if (specialization->second == 0)
+          kp.align = std::max(1u, getBitWidth(kp.type.getElement()) / 8);
+      } else if (specialization && specialization->second != 0) {
+        if (!isInteger(kp.type.getElement()) || getBitWidth(kp.type.getElement()) < 8)
           diag.error(param.loc, "--specialize " + param.name + ": '" + param.name +
                                     "' of kernel '" + def.getName() + "' is " +
-                                    param.type.str() +
-                                    "; only integer parameters are specialized "
-                                    "(pointers are always assumed 16-byte aligned)");
+                                    kp.type.str() +
+                                    "; only integer and pointer parameters are "
+                                    "specialized");
         else
           kp.specialization = specialization->second;
       }
       kp.var = instance->createVariable(param.name, param.loc);
       variables[param.name] = kp.var;
-      scope[param.name] = Binding{ConstValue(), kp.var, param.type, false};
+      scope[param.name] = Binding{ConstValue(), kp.var, kp.type, false};
       break;
     }
     instance->params.push_back(std::move(kp));
@@ -449,19 +441,21 @@ tilec::analyze(const Module &module, const SemaOptions &options,
                                        : std::string("any kernel")));
   }
 
-  for (const auto &specialization : options.specializations) {
+  auto checkNamesParam = [&](llvm::StringRef option, const std::string &name) {
     bool found = llvm::any_of(selected, [&](const FunctionDef *def) {
-      return llvm::any_of(def->params, [&](const Param &param) {
-        return param.name == specialization.first;
-      });
+      return llvm::any_of(def->params,
+                          [&](const Param &param) { return param.name == name; });
     });
     if (!found && !selected.empty())
-      diag.error(SourceLoc(), "--specialize " + specialization.first +
-                                  " does not name a parameter of " +
+      diag.error(SourceLoc(), option + " " + name + " does not name a parameter of " +
                                   (selected.size() == 1
                                        ? "kernel '" + selected[0]->getName().str() + "'"
                                        : std::string("any kernel")));
-  }
+  };
+  for (const auto &specialization : options.specializations)
+    checkNamesParam("--specialize", specialization.first);
+  for (const auto &entry : options.signature)
+    checkNamesParam("--signature", entry.first);
 
   std::vector<std::unique_ptr<KernelInstance>> kernels;
   Sema sema(module, options, diag);

@@ -267,8 +267,11 @@ INSTANTIATE_TEST_SUITE_P(
                    "test.tile:2:5: error: 'else' without a matching 'if'"},
         ParseError{"def f():\n    x = lambda: 1\n",
                    "test.tile:2:9: error: lambda expressions are not supported"},
-        ParseError{"def f():\n    x = {}\n",
-                   "test.tile:2:9: error: dict and set literals are not supported"},
+        ParseError{"def f():\n    x = {1}\n",
+                   "test.tile:2:10: error: dict keys must be string literals (as in "
+                   "triton.Config({'BLOCK_SIZE': 128})); set literals are not supported"},
+        ParseError{"def f():\n    x = {'a' 1}\n",
+                   "test.tile:2:14: error: expected ':' after a dict key, got integer literal 1"},
         ParseError{"def f():\n    x = a in b\n",
                    "test.tile:2:11: error: the 'in' operator is not supported"},
         ParseError{"def f():\n    x: i32 = 1\n",

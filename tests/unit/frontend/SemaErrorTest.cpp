@@ -197,8 +197,9 @@ TEST(SemaErrors, KernelLevelErrors) {
     const char *message;
   } cases[] = {
       {"@kernel\ndef k(x):\n    pass\n",
-       "test.tile:2:7: error: parameter 'x' of kernel 'k' needs a type annotation, e.g. "
-       "'x: *fp32', 'x: i32' or 'x: constexpr'"},
+       "test.tile:2:7: error: parameter 'x' of kernel 'k' has no type: annotate it ('x: "
+       "*fp32', 'x: i32' or 'x: constexpr'), give it with --signature x=TYPE, or launch "
+       "the kernel through the JIT, which takes it from the argument"},
       {"@kernel\ndef k(B: constexpr):\n    pass\n",
        "test.tile:2:7: error: constexpr parameter 'B' of kernel 'k' has no value; give it "
        "a default or pass -D B=VALUE"},
@@ -210,8 +211,29 @@ TEST(SemaErrors, KernelLevelErrors) {
        "test.tile:1:9: error: unknown option 'warps' of @kernel; expected num_warps or "
        "num_stages"},
       {"@triton.autotune\ndef k():\n    pass\n",
-       "test.tile:1:1: error: unknown decorator '@triton.autotune'; expected @kernel, @jit "
-       "or @triton.jit"},
+       "test.tile:1:1: error: @autotune needs configs=[...]"},
+      {"@triton.heuristics\n@triton.jit\ndef k():\n    pass\n",
+       "test.tile:1:1: error: unknown decorator '@triton.heuristics'; expected @kernel, "
+       "@jit, @triton.jit or @autotune"},
+      {"@autotune(configs=[config(B=4, n=2)], key=['n'])\n@jit\n"
+       "def k(n: i32, B: constexpr):\n    pass\n",
+       "test.tile:1:32: error: config sets 'n', which is not a constexpr parameter of "
+       "kernel 'k'"},
+      {"@triton.autotune(configs=[triton.Config({'B': 4}, num_warps=3)], key=['n'])\n"
+       "@triton.jit\ndef k(n: i32, B: tl.constexpr):\n    pass\n",
+       "test.tile:1:61: error: num_warps must be a power of two"},
+      {"@autotune(configs=[config(B=4)], key=['m'])\n@jit\n"
+       "def k(n: i32, B: constexpr):\n    pass\n",
+       "test.tile:1:39: error: 'm' in key is not a parameter of kernel 'k'"},
+      {"@autotune(configs=[config(B=4)], key=['n'], prune_configs_by=1)\n@jit\n"
+       "def k(n: i32, B: constexpr):\n    pass\n",
+       "test.tile:1:45: error: unsupported argument 'prune_configs_by' of @autotune; "
+       "expected configs, key, reset_to_zero, restore_value, warmup or rep"},
+      {"@autotune(configs=[config(B=4)], key=['n'])\n@jit\n"
+       "def k(n: i32, B: constexpr):\n    pass\n",
+       "test.tile:3:15: error: constexpr parameter 'B' of kernel 'k' has no value; it is "
+       "tuned by @autotune: pass one config's value with -D B=VALUE, or launch the "
+       "kernel through the JIT, which tunes it"},
       {"def helper():\n    pass\n",
        "test.tile:1:1: error: no kernels in this file (a kernel is a function with a "
        "@kernel decorator)"},

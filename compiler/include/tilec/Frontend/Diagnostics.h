@@ -14,6 +14,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
+
 namespace tilec {
 
 /// A position in a source buffer owned by the SourceMgr. Every AST node has
@@ -49,9 +51,16 @@ public:
 
   llvm::SourceMgr &getSourceMgr() const { return srcMgr; }
 
+  /// Called with every message besides printing it (the compiler library
+  /// returns them as values): whether it is an error, where, and the text.
+  using Observer =
+      std::function<void(bool isError, SourceLoc loc, llvm::StringRef message)>;
+  void setObserver(Observer newObserver) { observer = std::move(newObserver); }
+
 private:
   llvm::SourceMgr &srcMgr;
   llvm::raw_ostream *os;
+  Observer observer;
   unsigned numErrors = 0;
 };
 

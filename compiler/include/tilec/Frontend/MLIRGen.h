@@ -20,9 +20,6 @@ namespace tilec {
 constexpr llvm::StringLiteral kNumWarpsFuncAttr = "tile.num_warps";
 /// Function attribute: marks an entry point.
 constexpr llvm::StringLiteral kKernelFuncAttr = "tile.kernel";
-/// The alignment in bytes that kernels assume of every pointer argument; the
-/// runtime rejects arguments that break it (metadata "align").
-constexpr unsigned kPointerArgAlignment = 16;
 
 /// Emits a module holding one kernel function per instance. Reports what it
 /// cannot express through `diag` and returns null then.

@@ -29,6 +29,11 @@
 
 namespace tilec {
 
+/// The alignment in bytes that kernels assume of a pointer argument unless
+/// it is specialized `none`; the runtime rejects arguments that break it
+/// (metadata "align").
+constexpr unsigned kPointerArgAlignment = 16;
+
 /// What to compile and how.
 struct SemaOptions {
   /// The kernel to compile; empty compiles every kernel of the module.
@@ -42,7 +47,14 @@ struct SemaOptions {
   /// its launches; the metadata records them and the runtime refuses
   /// arguments that break them. Each must name a runtime integer parameter
   /// of at least one compiled kernel.
+  /// A pointer parameter may be given 0 (`NAME=none`): the kernel then
+  /// assumes only the element's alignment instead of 16 bytes (integers: 0
+  /// assumes nothing, the default).
   std::vector<std::pair<std::string, unsigned>> specializations;
+  /// `--signature NAME=TYPE`: the types of unannotated kernel parameters
+  /// (Triton's kernels leave them out; its JIT takes them from the launch).
+  /// An annotated parameter may be named with its own type.
+  std::vector<std::pair<std::string, Type>> signature;
   /// Command-line overrides of the decorator's launch options.
   std::optional<unsigned> numWarps, numStages;
   /// Used when neither the command line nor the decorator gives a value.
@@ -62,6 +74,16 @@ bool parseSpecializations(llvm::StringRef text,
                           std::vector<std::pair<std::string, unsigned>> &result,
                           std::string &error);
 
+/// Parses the text of `--signature`, comma-separated "NAME=TYPE" items where
+/// TYPE is a scalar or pointer type as in an annotation (`i32`, `*fp16`,
+/// `tl.float32`), optionally followed by `:16`, `:1` or `:none` as in
+/// Triton's AOT signatures (appended to `specializations`). Returns false
+/// (and sets `error`) if malformed or a name repeats.
+bool parseSignature(llvm::StringRef text,
+                    std::vector<std::pair<std::string, Type>> &signature,
+                    std::vector<std::pair<std::string, unsigned>> &specializations,
+                    std::string &error);
+
 /// A parameter of a specialized kernel.
 struct KernelParam {
   std::string name;
@@ -78,6 +100,9 @@ struct KernelParam {
   /// Runtime integer parameters: 16 when it is assumed divisible by 16, 1
   /// when assumed equal to 1 (--specialize), 0 otherwise.
   unsigned specialization = 0;
+  /// Pointer parameters: the alignment in bytes the kernel assumes of the
+  /// argument (16, or the element's size with `--specialize NAME=none`).
+  unsigned align = 0;
 };
 
 /// One kernel specialized for its constexpr values: the input of MLIRGen.

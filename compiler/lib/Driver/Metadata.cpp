@@ -6,6 +6,8 @@
 
 #include "Metadata.h"
 
+#include "tilec/Compiler.h"
+
 #include "tilec/Conversion/TileGPUToLLVM/SharedMemory.h"
 #include "tilec/Frontend/MLIRGen.h"
 
@@ -16,7 +18,7 @@
 
 using namespace tilec;
 
-std::string tilec::fnv1a64(llvm::StringRef text) {
+std::string tilec::fnv1a64(std::string_view text) {
   uint64_t hash = 0xcbf29ce484222325ull;
   for (unsigned char c : text) {
     hash ^= c;
@@ -106,7 +108,7 @@ void tilec::writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
                 json.attribute("name", param.name);
                 json.attribute("type", param.type.str());
                 if (param.type.isPointer())
-                  json.attribute("align", int64_t(kPointerArgAlignment));
+                  json.attribute("align", int64_t(param.align));
                 if (param.specialization == 16)
                   json.attribute("divisibility", int64_t(16));
                 else if (param.specialization == 1)

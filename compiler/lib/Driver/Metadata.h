@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_TOOLS_TILEC_METADATA_H
-#define TILEC_TOOLS_TILEC_METADATA_H
+#ifndef TILEC_LIB_DRIVER_METADATA_H
+#define TILEC_LIB_DRIVER_METADATA_H
 
 #include "tilec/Frontend/Sema.h"
 
@@ -32,13 +32,10 @@ void writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
                    llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
                    const llvm::Module &ptxModule, llvm::StringRef ptx);
 
-/// FNV-1a 64-bit hash of `text`, as 16 lowercase hex digits.
-std::string fnv1a64(llvm::StringRef text);
-
 /// The "ptx_hash" of `ptx`: "fnv1a64:" and fnv1a64(ptx). The runtime
 /// (tile::ptxHash) computes the same from the .ptx file.
 std::string ptxHash(llvm::StringRef ptx);
 
 } // namespace tilec
 
-#endif // TILEC_TOOLS_TILEC_METADATA_H
+#endif // TILEC_LIB_DRIVER_METADATA_H

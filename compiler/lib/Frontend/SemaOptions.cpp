@@ -1,0 +1,135 @@
+//===- SemaOptions.cpp - Parsing -D, --specialize and --signature ---------===//
+//
+// The text forms of SemaOptions that the command line and the compiler
+// library accept: `NAME=VALUE` constexpr values, `NAME=16|1|none`
+// specializations and `NAME=TYPE[:16|:1|:none]` signatures.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Frontend/Sema.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace tilec;
+
+/// True when `name` is an identifier.
+static bool isIdentifier(llvm::StringRef name) {
+  return !name.empty() && !llvm::isDigit(name[0]) &&
+         llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+bool tilec::parseDefine(llvm::StringRef text,
+                        std::pair<std::string, ConstValue> &result,
+                        std::string &error) {
+  auto [name, value] = text.split('=');
+  name = name.trim();
+  if (!text.contains('=') || !isIdentifier(name)) {
+    error = "expected NAME=VALUE in -D '" + text.str() + "'";
+    return false;
+  }
+  value = value.trim();
+  result.first = name.str();
+  int64_t intValue;
+  double floatValue;
+  if (value == "True" || value == "true" || value == "False" || value == "false")
+    result.second = ConstValue::getBool(value[0] == 'T' || value[0] == 't');
+  else if (!value.getAsInteger(0, intValue))
+    result.second = ConstValue::getInt(intValue);
+  else if (!value.empty() && !value.getAsDouble(floatValue))
+    result.second = ConstValue::getFloat(floatValue);
+  else if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+           value.back() == value.front())
+    result.second = ConstValue::getString(value.drop_front().drop_back());
+  else
+    result.second = ConstValue::getString(value);
+  return true;
+}
+
+/// Parses one specialization value: "16", "1" or "none" (0).
+static std::optional<unsigned> parseSpecializationValue(llvm::StringRef value) {
+  if (value == "16")
+    return 16;
+  if (value == "1")
+    return 1;
+  if (value == "none")
+    return 0;
+  return std::nullopt;
+}
+
+/// Appends `name` with `value` to `result`; false (with `error`) when the
+/// name is already there.
+static bool addSpecialization(llvm::StringRef name, unsigned value,
+                              std::vector<std::pair<std::string, unsigned>> &result,
+                              std::string &error) {
+  for (const auto &[other, ignored] : result)
+    if (other == name) {
+      error = "'" + name.str() + "' is specialized twice";
+      return false;
+    }
+  result.push_back({name.str(), value});
+  return true;
+}
+
+bool tilec::parseSpecializations(
+    llvm::StringRef text, std::vector<std::pair<std::string, unsigned>> &result,
+    std::string &error) {
+  llvm::SmallVector<llvm::StringRef> items;
+  text.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  if (items.empty()) {
+    error = "expected NAME=16, NAME=1 or NAME=none items separated by commas";
+    return false;
+  }
+  for (llvm::StringRef item : items) {
+    auto [name, value] = item.split('=');
+    name = name.trim();
+    std::optional<unsigned> number = parseSpecializationValue(value.trim());
+    if (!item.contains('=') || !isIdentifier(name) || !number) {
+      error = "expected NAME=16 (divisible by 16), NAME=1 (equal to 1) or "
+              "NAME=none (nothing assumed), got '" +
+              item.trim().str() + "'";
+      return false;
+    }
+    if (!addSpecialization(name, *number, result, error))
+      return false;
+  }
+  return true;
+}
+
+bool tilec::parseSignature(
+    llvm::StringRef text, std::vector<std::pair<std::string, Type>> &signature,
+    std::vector<std::pair<std::string, unsigned>> &specializations,
+    std::string &error) {
+  llvm::SmallVector<llvm::StringRef> items;
+  text.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  if (items.empty()) {
+    error = "expected NAME=TYPE items separated by commas";
+    return false;
+  }
+  for (llvm::StringRef item : items) {
+    auto [name, rest] = item.split('=');
+    name = name.trim();
+    auto [typeText, suffix] = rest.split(':');
+    typeText = typeText.trim();
+    bool pointer = typeText.consume_front("*");
+    std::optional<ScalarKind> kind = parseScalarKindName(typeText.trim());
+    std::optional<unsigned> number =
+        item.contains(':') ? parseSpecializationValue(suffix.trim()) : std::nullopt;
+    if (!item.contains('=') || !isIdentifier(name) || !kind ||
+        (item.contains(':') && !number)) {
+      error = "expected NAME=TYPE with a scalar or pointer type (n=i32, "
+              "x_ptr=*fp16), optionally followed by :16, :1 or :none, got '" +
+              item.trim().str() + "'";
+      return false;
+    }
+    for (const auto &[other, ignored] : signature)
+      if (other == name) {
+        error = "'" + name.str() + "' is given twice";
+        return false;
+      }
+    signature.push_back({name.str(), Type::getScalar(*kind, pointer)});
+    if (number && !addSpecialization(name, *number, specializations, error))
+      return false;
+  }
+  return true;
+}

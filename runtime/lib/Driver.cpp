@@ -70,6 +70,8 @@ LoadedDriver load() {
       TILE_RESOLVE(cuMemcpyHtoD, "cuMemcpyHtoD_v2") &&
       TILE_RESOLVE(cuMemcpyDtoH, "cuMemcpyDtoH_v2") &&
       TILE_RESOLVE(cuMemsetD8, "cuMemsetD8_v2") &&
+      TILE_RESOLVE(cuMemcpyDtoD, "cuMemcpyDtoD_v2") &&
+      TILE_RESOLVE(cuMemGetAddressRange, "cuMemGetAddressRange_v2") &&
       TILE_RESOLVE(cuModuleLoadDataEx, "cuModuleLoadDataEx") &&
       TILE_RESOLVE(cuModuleUnload, "cuModuleUnload") &&
       TILE_RESOLVE(cuModuleGetFunction, "cuModuleGetFunction") &&

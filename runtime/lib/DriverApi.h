@@ -73,6 +73,10 @@ struct DriverApi {
                            std::size_t Bytes); // _v2
   CUresult (*cuMemsetD8)(CUdeviceptr Dst, unsigned char Value,
                          std::size_t Count); // _v2
+  CUresult (*cuMemcpyDtoD)(CUdeviceptr Dst, CUdeviceptr Src,
+                           std::size_t Bytes); // _v2
+  CUresult (*cuMemGetAddressRange)(CUdeviceptr *Base, std::size_t *Size,
+                                   CUdeviceptr Ptr); // _v2
   CUresult (*cuModuleLoadDataEx)(CUmodule *Module, const void *Image,
                                  unsigned NumOptions, CUjit_option *Options,
                                  void **OptionValues);

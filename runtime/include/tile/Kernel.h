@@ -74,6 +74,7 @@ public:
 
 private:
   friend class Module;
+  friend class JitKernel;
   Kernel(std::shared_ptr<detail::ModuleState> Owner, const KernelInfo &Info,
          void *Function) noexcept
       : Owner(std::move(Owner)), Info(&Info), Sig(Info), Function(Function) {}

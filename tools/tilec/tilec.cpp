@@ -11,6 +11,7 @@
 
 #include "tilec/Compiler.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -24,6 +25,9 @@ using namespace llvm;
 namespace {
 
 using tilec::Stage;
+
+/// What --emit writes: a stage, or the launcher header.
+enum class Emit { AST, Tile, TileGPU, LLVMMLIR, LLVMIR, PTX, Header };
 
 cl::OptionCategory category("tilec options");
 
@@ -49,16 +53,24 @@ cl::opt<std::string> libdevice(
              "tanh, erf, log or f64 math (default: $TILEC_LIBDEVICE, "
              "$CUDA_HOME/nvvm/libdevice, /usr/local/cuda/nvvm/libdevice)"),
     cl::value_desc("path"), cl::cat(category));
-cl::opt<Stage> emit(
-    "emit", cl::desc("The stage to output"), cl::init(Stage::PTX),
-    cl::values(clEnumValN(Stage::AST, "ast", "typed AST of each kernel"),
-               clEnumValN(Stage::Tile, "tile", "tile dialect"),
-               clEnumValN(Stage::TileGPU, "tilegpu",
-                          "tilegpu dialect (layouts)"),
-               clEnumValN(Stage::LLVMMLIR, "llvm-mlir", "LLVM + NVVM dialects"),
-               clEnumValN(Stage::LLVMIR, "llvm", "LLVM IR (optimized)"),
-               clEnumValN(Stage::PTX, "ptx", "PTX and its metadata JSON")),
+cl::opt<Emit> emit(
+    "emit", cl::desc("The stage to output"), cl::init(Emit::PTX),
+    cl::values(clEnumValN(Emit::AST, "ast", "typed AST of each kernel"),
+               clEnumValN(Emit::Tile, "tile", "tile dialect"),
+               clEnumValN(Emit::TileGPU, "tilegpu", "tilegpu dialect (layouts)"),
+               clEnumValN(Emit::LLVMMLIR, "llvm-mlir", "LLVM + NVVM dialects"),
+               clEnumValN(Emit::LLVMIR, "llvm", "LLVM IR (optimized)"),
+               clEnumValN(Emit::PTX, "ptx", "PTX and its metadata JSON"),
+               clEnumValN(Emit::Header, "header",
+                          "a C++ header with the PTX embedded and a typed "
+                          "launcher per kernel (default -o: the input's name "
+                          "with .h)")),
     cl::cat(category));
+cl::opt<std::string> headerNamespace(
+    "namespace",
+    cl::desc("The C++ namespace of --emit=header (default: "
+             "tilec_kernels::<the input's stem>)"),
+    cl::value_desc("name"), cl::cat(category));
 cl::list<std::string>
     defines("D", cl::Prefix,
             cl::desc("Set a constexpr parameter: -D NAME=VALUE"),
@@ -180,7 +192,7 @@ bool printPtxasReport(StringRef ptx) {
 /// Checks the output paths before anything is compiled: never the input
 /// itself, and for PTX a name the runtime finds the metadata beside.
 bool checkOutputPaths() {
-  if (emit == Stage::PTX && !outputPath.empty() && outputPath != "-" &&
+  if (emit == Emit::PTX && !outputPath.empty() && outputPath != "-" &&
       sys::path::extension(outputPath) != ".ptx") {
     SmallString<256> suggestion(outputPath);
     sys::path::replace_extension(suggestion, ".ptx");
@@ -194,7 +206,7 @@ bool checkOutputPaths() {
   SmallVector<std::string, 2> outputs;
   if (!outputPath.empty() && outputPath != "-") {
     outputs.push_back(outputPath);
-    if (emit == Stage::PTX) {
+    if (emit == Emit::PTX) {
       SmallString<256> metadata(outputPath);
       sys::path::replace_extension(metadata, ".json");
       outputs.push_back(std::string(metadata));
@@ -223,9 +235,9 @@ int compile() {
       return 1;
     }
   }
-  if (emit == Stage::PTX && outputPath.empty()) {
+  if ((emit == Emit::PTX || emit == Emit::Header) && outputPath.empty()) {
     SmallString<256> path(sys::path::filename(inputPath));
-    sys::path::replace_extension(path, ".ptx");
+    sys::path::replace_extension(path, emit == Emit::PTX ? ".ptx" : ".h");
     outputPath = std::string(path);
   }
   if (!checkOutputPaths())
@@ -243,7 +255,7 @@ int compile() {
     options.numStages = numStages;
   options.fpFusion = fpFusion;
   options.libdevicePath = libdevice;
-  options.stopAfter = emit;
+  options.stopAfter = emit == Emit::Header ? Stage::PTX : static_cast<Stage>(emit.getValue());
   options.dumpIRAfterAll = dumpAfterAll;
   bool saved = true;
   if (!dumpStages.empty())
@@ -257,7 +269,18 @@ int compile() {
     return 1;
 
   std::vector<tilec::OutputFile> outputs;
-  if (emit != Stage::PTX) {
+  if (emit == Emit::Header) {
+    std::string cppNamespace = headerNamespace;
+    if (cppNamespace.empty()) {
+      std::string stem;
+      for (char c : sys::path::stem(inputPath))
+        stem += isAlnum(c) ? c : '_';
+      if (stem.empty() || isDigit(stem[0]))
+        stem = "k" + stem;
+      cppNamespace = "tilec_kernels::" + stem;
+    }
+    outputs.push_back({outputPath, tilec::emitLauncherHeader(result, cppNamespace)});
+  } else if (emit != Emit::PTX) {
     outputs.push_back({outputPath.empty() ? std::string("-") : outputPath.getValue(),
                        result.output});
   } else {
@@ -270,7 +293,7 @@ int compile() {
   }
   if (!writeFiles(outputs))
     return 1;
-  return emit != Stage::PTX || !report || printPtxasReport(result.ptx) ? 0 : 1;
+  return emit != Emit::PTX || !report || printPtxasReport(result.ptx) ? 0 : 1;
 }
 
 } // namespace

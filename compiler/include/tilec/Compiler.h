@@ -101,6 +101,15 @@ CompileResult compileSource(std::string_view source, std::string_view sourceName
 /// Reads the file `path` (at most 16 MiB) and compiles it.
 CompileResult compileFile(const std::string &path, const CompileOptions &options);
 
+/// A C++ header that launches `result`'s kernels with no file at run time:
+/// the PTX and metadata embedded, and per kernel a class whose call
+/// operator takes the runtime parameters with their C++ types
+/// (tile::TypedPtr<float> for *fp32, std::int32_t for i32, ...). It lives
+/// in namespace `cppNamespace` (e.g. "tilec_kernels::matmul"). `result`
+/// must hold PTX (stopAfter == Stage::PTX).
+std::string emitLauncherHeader(const CompileResult &result,
+                               std::string_view cppNamespace);
+
 /// One parameter of a kernel, as written.
 struct ParamSignature {
   std::string name;

@@ -32,6 +32,22 @@ struct DevicePtr {
   ScalarKind Elem;       ///< The pointee type.
 };
 
+/// A device pointer to \p T elements, the pointer parameters of the typed
+/// launchers `tilec --emit=header` writes: a DeviceBuffer<T> converts to it,
+/// a buffer of another type does not compile.
+template <class T> class TypedPtr {
+public:
+  /// Points to \p Buffer's first element.
+  TypedPtr(const DeviceBuffer<T> &Buffer) noexcept : Address(Buffer.devicePtr()) {}
+  /// Points to \p Address (a CUdeviceptr, e.g. a PyTorch tensor's data_ptr()).
+  explicit TypedPtr(std::uint64_t Address) noexcept : Address(Address) {}
+  /// The device address.
+  std::uint64_t address() const noexcept { return Address; }
+
+private:
+  std::uint64_t Address;
+};
+
 /// One kernel argument, passed by value.
 class Arg {
 public:
@@ -52,6 +68,9 @@ public:
   template <class T>
   Arg(const DeviceBuffer<T> &Buffer) noexcept
       : Arg(DevicePtr(Buffer.devicePtr(), scalarKindOf<T>())) {}
+  /// The address \p Ptr holds, typed "*<T>".
+  template <class T>
+  Arg(const TypedPtr<T> &Ptr) noexcept : Arg(DevicePtr(Ptr.address(), scalarKindOf<T>())) {}
 
   /// The argument's tile-language type.
   const TileType &type() const noexcept { return Type; }

@@ -99,6 +99,14 @@ struct CompileCase {
   std::vector<const char *> Types;
 };
 
+/// The example source \p Name: in the source tree this program was built
+/// from, or beside the build directory it runs in.
+std::string findSource(const std::string &Name) {
+  std::string ExeDir = tile::executableDir();
+  return tile::findFile(Name, {TILEC_SOURCE_DIR "/dsl_examples",
+                               ExeDir.empty() ? "" : ExeDir + "/../../dsl_examples"});
+}
+
 /// Arguments of the given types (addresses 0, integers 4096, floats 1).
 std::vector<tile::Arg> argsOf(const std::vector<const char *> &Types) {
   std::vector<tile::Arg> Args;
@@ -126,7 +134,7 @@ void measureCompiles(const tile::Context &Ctx, const std::string &Dir) {
   std::printf("  \"compile_ms\": {");
   bool First = true;
   for (const CompileCase &C : Cases) {
-    std::string Path = examples::findExamplePtx(C.File);
+    std::string Path = findSource(C.File);
     std::string CaseDir = Dir + "/" + C.File;
     std::vector<tile::Arg> Args = argsOf(C.Types);
     double Ms[2];

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Packs what bench/run_jit_device.sh needs into devpack/jit.tar.xz (stripped
-# programs, statically linked against LLVM and MLIR: configure the build with
-# -DTILEC_STATIC_LLVM=ON; the example PTX, sources and headers), small
-# enough to carry to the GPU machine. Run from the repository root.
+# Packs what bench/run_jit_device.sh needs into devpack/ (stripped programs,
+# statically linked against LLVM and MLIR: configure the build with
+# -DTILEC_STATIC_LLVM=ON; one .xz per program, recompressed only when the
+# program changed; the example PTX, sources and headers in data.tar.xz),
+# small enough to carry to the GPU machine. Run from the repository root;
+# bench/unpack_jit_device.sh undoes it there.
 set -euo pipefail
-rm -rf devpack && mkdir -p devpack/stage/build/bin
+mkdir -p devpack
 for p in jit_gpu_tests jit_tests jit_bench matmul gpu_tests; do
-  strip -o devpack/stage/build/bin/$p build/bin/$p
+  if [ ! -e devpack/$p.xz ] || [ build/bin/$p -nt devpack/$p.xz ]; then
+    strip -o devpack/$p build/bin/$p
+    xz -T2 -6 -f devpack/$p
+  fi
 done
-cp -r build/dsl_examples devpack/stage/build/
-mkdir -p devpack/stage/build/tests/gpu
-cp -r build/tests/gpu/kernels devpack/stage/build/tests/gpu/
-find devpack/stage/build/dsl_examples -name CMakeFiles -prune -exec rm -rf {} +
-tar -C devpack/stage -cf - build | xz -T2 -6 >devpack/jit.tar.xz
-rm -rf devpack/stage
-ls -la devpack/jit.tar.xz
+tar -C . -cf - --exclude=CMakeFiles build/dsl_examples build/tests/gpu/kernels |
+  xz -T2 -6 >devpack/data.tar.xz
+ls -la devpack

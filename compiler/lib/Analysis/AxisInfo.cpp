@@ -144,6 +144,21 @@ AxisInfo mulInfo(const AxisInfo &a, const AxisInfo &b) {
   });
 }
 
+/// a % b (Triton's tutorials wrap offsets with `% M`): a run of `a` that
+/// starts at a multiple of L, with L dividing b (constant over the run),
+/// crosses no multiple of b, so it stays contiguous; L is the largest such
+/// length. Run starts keep the divisibility both sides share. As in
+/// Triton, `a` is taken to be non-negative (an index): a signed remainder of
+/// a run that starts below zero at a multiple of b would restart at 0.
+AxisInfo remInfo(const AxisInfo &a, const AxisInfo &b) {
+  return perDim(a.getRank(), [&](unsigned d) {
+    int64_t run = std::gcd(std::gcd(a.getContiguity(d), b.getDivisibility(d)),
+                           std::gcd(a.getDivisibility(d), b.getConstancy(d)));
+    return std::make_tuple(run, std::gcd(a.getDivisibility(d), b.getDivisibility(d)),
+                           std::gcd(a.getConstancy(d), b.getConstancy(d)));
+  });
+}
+
 /// Comparisons: equal wherever both sides are; `x < n` (and `x >= n`) with x
 /// contiguous and n constant is also constant over aligned runs.
 AxisInfo cmpInfo(arith::CmpIPredicate predicate, const AxisInfo &a,
@@ -309,6 +324,8 @@ public:
             .Case([&](arith::AddIOp) { return addInfo(in(0), in(1), 1); })
             .Case([&](arith::SubIOp) { return subInfo(in(0), in(1)); })
             .Case([&](arith::MulIOp) { return mulInfo(in(0), in(1)); })
+            .Case<arith::RemSIOp, arith::RemUIOp>(
+                [&](Operation *) { return remInfo(in(0), in(1)); })
             .Case([&](arith::CmpIOp cmp) {
               return cmpInfo(cmp.getPredicate(), in(0), in(1));
             })

@@ -74,3 +74,31 @@ func.func @extremes() {
   %sum = arith.addi %min, %zero : i64
   return
 }
+
+// -----
+
+// Triton's tutorials wrap offsets with `% M`: with M divisible by 16 the
+// result stays contiguous over runs of 16 (with M unknown, not at all).
+func.func @wrapped_offsets(%m: i32 {tile.divisibility = 16 : i32}, %u: i32) {
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %pid = tile.program_id 0 : i32
+  // expected-remark @+1 {{contiguity = [1], divisibility = [256], constancy = [1]}}
+  %c256 = arith.constant 256 : i32
+  // expected-remark @+1 {{contiguity = [1], divisibility = [256], constancy = [1]}}
+  %base = arith.muli %pid, %c256 : i32
+  // expected-remark @+1 {{contiguity = [256], divisibility = [1073741824], constancy = [1]}}
+  %range = tile.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32>
+  // expected-remark @+1 {{contiguity = [1], divisibility = [256], constancy = [256]}}
+  %bs = tile.splat %base : tensor<256xi32>
+  // expected-remark @+1 {{contiguity = [256], divisibility = [256], constancy = [1]}}
+  %offs = arith.addi %bs, %range : tensor<256xi32>
+  // expected-remark @+1 {{contiguity = [1], divisibility = [16], constancy = [256]}}
+  %ms = tile.splat %m : tensor<256xi32>
+  // expected-remark @+1 {{contiguity = [16], divisibility = [16], constancy = [1]}}
+  %wrapped = arith.remsi %offs, %ms : tensor<256xi32>
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1], constancy = [256]}}
+  %us = tile.splat %u : tensor<256xi32>
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %unknown = arith.remui %offs, %us : tensor<256xi32>
+  return
+}

@@ -587,17 +587,20 @@ void JitKernel::launchImpl(const LaunchGrid &G, const Stream &S,
   thread_local std::string Key;
   Key.clear();
   fastKey(K, Options, Args, Count, Key);
-  std::shared_ptr<JitLoaded> L;
+  // Entries are never removed while the module lives: a plain pointer is
+  // enough (no reference count to touch on the hot path).
+  const JitLoaded *L = nullptr;
   {
     std::lock_guard<std::mutex> Lock(K.Mutex);
     if (auto It = K.Launched.find(Key); It != K.Launched.end())
-      L = It->second;
+      L = It->second.get();
   }
   if (!L) {
     std::string Computed = Key; // resolve() may launch (autotuning).
-    L = resolve(*Module, K, Options, Args, Count, G, S);
+    std::shared_ptr<JitLoaded> Resolved = resolve(*Module, K, Options, Args, Count, G, S);
+    L = Resolved.get();
     std::lock_guard<std::mutex> Lock(K.Mutex);
-    K.Launched.emplace(std::move(Computed), L);
+    K.Launched.emplace(std::move(Computed), std::move(Resolved));
   }
   L->K.launchImpl(G(L->K.info()), S, Args, Count);
 }

@@ -17,6 +17,19 @@ std::string hex(std::uint64_t Value) {
   return Buf;
 }
 
+/// True when \p A is a valid argument for \p P.
+bool fits(const ParamInfo &P, const Arg &A) {
+  if (A.type() != P.Type)
+    return false;
+  if (P.Type.IsPointer)
+    return P.Align <= 1 || A.address() % P.Align == 0;
+  if (!P.Divisibility && !P.EqualToOne)
+    return true;
+  std::int64_t Value = A.intValue();
+  return (!P.Divisibility || Value % P.Divisibility == 0) &&
+         (!P.EqualToOne || Value == 1);
+}
+
 } // namespace
 
 void Signature::check(const Arg *Args, std::size_t Count) const {
@@ -28,6 +41,8 @@ void Signature::check(const Arg *Args, std::size_t Count) const {
   for (std::size_t I = 0; I < Count; ++I) {
     const ParamInfo &P = Params[I];
     const TileType &Got = Args[I].type();
+    if (fits(P, Args[I])) // The common case, without building any message.
+      continue;
     std::string Where = "argument " + std::to_string(I + 1) + " '" + P.Name +
                         "' of " + Info->Name + ": ";
     if (Got == P.Type && !P.Type.IsPointer) {

@@ -384,17 +384,20 @@ std::size_t autotune(const JitModuleState &M, JitKernelState &K, const Specializ
   SavedArguments Saved(*M.Ctx, Request);
   std::size_t Best = K.Sig.configs.size();
   double BestMs = 0;
+  std::string FirstFailure;
   for (std::size_t I = 0; I < K.Sig.configs.size(); ++I) {
     const tilec::AutotuneConfig &C = K.Sig.configs[I];
     Specialization ConfigSpec = withConfig(K, Spec, C);
     std::string Diagnostics;
     try {
       if (!compileSpecialization(M, K, ConfigSpec, Diagnostics)) {
-        if (Diagnostics.find("shared memory") == std::string::npos)
-          throw Error("cannot compile kernel '" + K.Sig.name + "' of " + M.Name +
-                      " with config " + C.describe() + ":\n" + Diagnostics);
-        std::cerr << "tilec: note: pruned " << C.describe()
-                  << ": it needs more shared memory than the target has\n";
+        // A config may exceed what the target or the compiler allows
+        // (shared memory, work per thread); a kernel whose configs all fail
+        // is an error, with the first one's diagnostics.
+        std::cerr << "tilec: note: pruned " << C.describe() << ": it does not compile: "
+                  << Diagnostics.substr(0, Diagnostics.find('\n')) << "\n";
+        if (FirstFailure.empty())
+          FirstFailure = "config " + C.describe() + ":\n" + Diagnostics;
         continue;
       }
       std::shared_ptr<JitLoaded> L = load(M, K, ConfigSpec);
@@ -415,7 +418,9 @@ std::size_t autotune(const JitModuleState &M, JitKernelState &K, const Specializ
   Saved.restore();
   resetToZero(Request);
   if (Best == K.Sig.configs.size())
-    throw Error("no @autotune config of " + K.Sig.name + " fits " + M.Ctx->deviceName());
+    throw Error("no @autotune config of " + K.Sig.name + " runs on " + M.Ctx->deviceName() +
+                (FirstFailure.empty() ? std::string() : "; the first that fails to compile, " +
+                                                            FirstFailure));
   std::fprintf(stderr, "tilec: %s: best config %s (%.4f ms)\n", K.Sig.name.c_str(),
                K.Sig.configs[Best].describe().c_str(), BestMs);
   std::string Error;
@@ -572,6 +577,44 @@ JitKernel JitModule::kernel(std::string_view Name) const {
 
 const std::string &JitKernel::name() const noexcept {
   return Module->Kernels[Index]->Sig.name;
+}
+
+void JitKernel::setAutotune(const AutotuneSpec &Spec) const {
+  JitKernelState &K = *Module->Kernels[Index];
+  auto param = [&](const std::string &Name) -> const tilec::ParamSignature & {
+    for (const tilec::ParamSignature &P : K.Sig.params)
+      if (P.name == Name)
+        return P;
+    throw Error("setAutotune: '" + Name + "' is not a parameter of " + K.Sig.name);
+  };
+  if (Spec.Configs.empty())
+    throw Error("setAutotune: " + K.Sig.name + " needs at least one config");
+  std::vector<tilec::AutotuneConfig> Configs;
+  for (const TuneConfig &C : Spec.Configs) {
+    tilec::AutotuneConfig Config;
+    for (const auto &[Name, Value] : C.Values) {
+      if (!param(Name).isConstexpr)
+        throw Error("setAutotune: a config sets '" + Name + "', a runtime parameter of " +
+                    K.Sig.name + "; only constexpr parameters are tuned");
+      Config.defines.push_back(Name + "=" + defineText(Value));
+    }
+    Config.numWarps = C.NumWarps;
+    Config.numStages = C.NumStages;
+    Configs.push_back(std::move(Config));
+  }
+  for (const auto *Names : {&Spec.Key, &Spec.ResetToZero, &Spec.RestoreValue})
+    for (const std::string &Name : *Names)
+      param(Name);
+  std::lock_guard<std::mutex> Lock(K.Mutex);
+  K.Sig.configs = std::move(Configs);
+  K.Sig.key = Spec.Key;
+  K.Sig.resetToZero = Spec.ResetToZero;
+  K.Sig.restoreValue = Spec.RestoreValue;
+  K.Sig.warmupMs = Spec.WarmupMs;
+  K.Sig.repMs = Spec.RepMs;
+  K.KeyArgs = argIndices(K, K.Sig.key);
+  K.Tuned.clear();
+  K.Launched.clear();
 }
 
 std::size_t JitKernel::specializations() const {

@@ -146,6 +146,25 @@ TEST_F(JitTest, AutotuningRestoresRestoreValueArguments) {
       << "BLOCK is tuned";
 }
 
+TEST_F(JitTest, AutotunesOverConfigsGivenFromCpp) {
+  tile::JitKernel Add = Jit->kernel("add_kernel");
+  tile::AutotuneSpec Spec;
+  Spec.Configs = {{{{"BLOCK_SIZE", 256}}, {}, {}}, {{{"BLOCK_SIZE", 2048}}, 8u, {}}};
+  Spec.Key = {"n_elements"};
+  Add.setAutotune(Spec);
+  constexpr std::size_t N = 300007;
+  std::vector<float> X = examples::randomFloats(N, -1, 1, 13);
+  tile::DeviceBuffer<float> DX(*Ctx, N), Out(*Ctx, N);
+  DX.copyFromHost(X);
+  Out.fillBytes(0xFF);
+  Add.launch(gridOver(N, "BLOCK_SIZE"), tile::Stream(), DX, DX, Out,
+             static_cast<std::int32_t>(N));
+  Ctx->synchronize();
+  gputest::expectEqual(Out.toHost(), [&](std::size_t I) { return X[I] + X[I]; },
+                       "tuned from C++");
+  EXPECT_EQ(Add.specializations(), 2u);
+}
+
 /// The driver's graph entry points, looked up for this test.
 struct GraphApi {
   int (*BeginCapture)(void *, int) = nullptr;

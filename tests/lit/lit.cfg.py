@@ -12,6 +12,9 @@ config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in
 config.environment["PATH"] = os.pathsep.join(
     [config.tilec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%examples", os.path.join(config.tilec_source_dir, "dsl_examples")))
+config.substitutions.append(("%cxx", config.cxx))
+config.substitutions.append(
+    ("%runtime_include", os.path.join(config.tilec_source_dir, "runtime", "include")))
 if config.ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))

@@ -86,6 +86,24 @@ private:
   std::function<Grid(const KernelInfo &)> Compute;
 };
 
+/// One configuration to tune over: the C++ form of @autotune's
+/// `config(BLOCK=128, num_warps=8)`.
+struct TuneConfig {
+  Constexprs Values;                      ///< Constexpr parameters it sets.
+  std::optional<unsigned> NumWarps, NumStages; ///< Unset: the decorator's.
+};
+
+/// The C++ form of @autotune's arguments (JitKernel::setAutotune).
+struct AutotuneSpec {
+  std::vector<TuneConfig> Configs; ///< At least one.
+  /// Parameters whose argument values select a tuning result.
+  std::vector<std::string> Key;
+  /// Pointer parameters zeroed before each timed run and after tuning, and
+  /// pointer parameters saved before tuning and restored after it.
+  std::vector<std::string> ResetToZero, RestoreValue;
+  unsigned WarmupMs = 25, RepMs = 100; ///< As Triton's warmup and rep.
+};
+
 /// PTX and metadata of one specialization, compiled or read from the cache.
 struct JitCompiled {
   std::string Ptx;      ///< The PTX text.
@@ -126,6 +144,13 @@ public:
   /// Compiles the specialization for \p Args without loading it: needs no
   /// GPU. Throws tile::Error with the compiler's diagnostics.
   JitCompiled compile(const LaunchOptions &Options, const std::vector<Arg> &Args) const;
+
+  /// Tunes the kernel over \p Spec on the first launch of each key, as an
+  /// @autotune decorator would (replacing the source's, if any). Call it
+  /// before launching, not while other threads launch the kernel. Throws
+  /// tile::Error when a name is not a parameter (or a config sets a runtime
+  /// parameter).
+  void setAutotune(const AutotuneSpec &Spec) const;
 
   /// The kernel's name.
   const std::string &name() const noexcept;

@@ -191,6 +191,15 @@ TEST(JitCompile, ErrorsSayWhatIsWrong) {
         .compile({}, {tile::DevicePtr(0, "fp16"), 4});
   });
   EXPECT_EQ(Annotated, "argument 1 'x' of k: expected *fp32, got *fp16");
+  tile::AutotuneSpec Spec;
+  Spec.Configs = {{{{"n_elements", 4}}, {}, {}}};
+  EXPECT_EQ(errorOf([&] { K.setAutotune(Spec); }),
+            "setAutotune: a config sets 'n_elements', a runtime parameter of add_kernel; "
+            "only constexpr parameters are tuned");
+  Spec.Configs = {{{{"BLOCK_SIZE", 4}}, {}, {}}};
+  Spec.Key = {"m"};
+  EXPECT_EQ(errorOf([&] { K.setAutotune(Spec); }),
+            "setAutotune: 'm' is not a parameter of add_kernel");
   EXPECT_EQ(errorOf([&] {
               tile::JitModule::fromSource(kAdd, "add.tile", O)
                   .kernel("add_kernel")

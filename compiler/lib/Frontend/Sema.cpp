@@ -23,6 +23,12 @@ Variable *KernelInstance::createVariable(llvm::StringRef name, SourceLoc loc) {
   return variables.back().get();
 }
 
+bool tilec::isEntryPoint(const Module &module, const FunctionDef &def) {
+  return def.isKernel() && llvm::none_of(module.functions, [&](const auto &other) {
+           return other.get() != &def && blockCalls(other->body, def.getName());
+         });
+}
+
 std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
   unsigned errorsBefore = diag.getNumErrors();
   auto instance = std::make_unique<KernelInstance>();
@@ -414,7 +420,7 @@ tilec::analyze(const Module &module, const SemaOptions &options,
       selected.push_back(def);
   } else {
     for (const auto &function : module.functions)
-      if (function->isKernel())
+      if (isEntryPoint(module, *function))
         selected.push_back(function.get());
     if (selected.empty()) {
       // About the whole file: at its first character.

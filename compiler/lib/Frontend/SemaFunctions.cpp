@@ -103,14 +103,10 @@ bool Sema::bindArguments(const FunctionDef &def, const CallExpr &call,
 }
 
 ExprPtr Sema::callDeviceFunction(const FunctionDef &def, const CallExpr &call) {
+  // A decorated function called from another one (Triton's @triton.jit
+  // helpers) is inlined like any device function; it is an entry point only
+  // when named by --kernel or launched by the JIT.
   SourceLoc loc = call.getCallee().getLoc();
-  if (def.isKernel()) {
-    diag.error(loc, "'" + def.getName() +
-                        "' is a kernel and cannot be called from "
-                        "another function; remove its decorator to make it a device "
-                        "function");
-    return nullptr;
-  }
   if (llvm::is_contained(callStack, &def)) {
     std::string cycle;
     auto first = llvm::find(callStack, &def);
@@ -186,7 +182,8 @@ ExprPtr Sema::materializeReturn(ExprPtr value) {
 }
 
 void Sema::analyzeReturn(const ReturnStmt &stmt) {
-  bool inKernel = !function || function->def->isKernel();
+  // The kernel's own body (not an inlined call, decorated or not).
+  bool inKernel = !function || callStack.empty();
   bool inRuntimeIf = function && function->runtimeDepth > 0;
   if (inRuntimeIf && llvm::any_of(frames, [](const Frame &frame) {
         return frame.loopBody;

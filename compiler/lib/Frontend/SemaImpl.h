@@ -25,6 +25,10 @@ std::optional<ConstValue> foldBinary(BinaryOp op, const ConstValue &lhs,
 std::optional<ConstValue> foldUnary(UnaryOp op, const ConstValue &operand,
                                     std::string &error);
 
+/// Does `block` (syntactic, nested blocks included) call the function
+/// `name`? (SemaLiveness.cpp)
+bool blockCalls(const Block &block, llvm::StringRef name);
+
 /// The names assigned anywhere in `block` (syntactic, nested blocks
 /// included), in order of first appearance (SemaLiveness.cpp).
 std::vector<std::string> collectAssignedNames(const Block &block);

@@ -13,93 +13,123 @@
 
 using namespace tilec;
 
-/// Does `expr` (syntactic) read `name`?
-static bool exprReads(const Expr *expr, llvm::StringRef name) {
+/// Is `test` true of `expr` (syntactic) or of an expression inside it?
+static bool anyExpr(const Expr *expr, llvm::function_ref<bool(const Expr &)> test) {
   if (!expr)
     return false;
+  if (test(*expr))
+    return true;
+  auto any = [&](auto &&range, auto get) {
+    return llvm::any_of(range, [&](const auto &item) { return anyExpr(get(item), test); });
+  };
   switch (expr->getKind()) {
-  case Expr::Kind::Name:
-    return llvm::cast<NameExpr>(expr)->getName() == name;
   case Expr::Kind::Attribute:
-    return exprReads(&llvm::cast<AttributeExpr>(expr)->getBase(), name);
+    return anyExpr(&llvm::cast<AttributeExpr>(expr)->getBase(), test);
   case Expr::Kind::Call: {
     auto *call = llvm::cast<CallExpr>(expr);
-    if (exprReads(&call->getCallee(), name))
-      return true;
-    return llvm::any_of(call->getArgs(), [&](const CallArg &arg) {
-      return exprReads(arg.value.get(), name);
-    });
+    return anyExpr(&call->getCallee(), test) ||
+           any(call->getArgs(), [](const CallArg &arg) { return arg.value.get(); });
   }
   case Expr::Kind::Subscript: {
     auto *subscript = llvm::cast<SubscriptExpr>(expr);
-    return exprReads(&subscript->getBase(), name) ||
-           llvm::any_of(subscript->getIndices(), [&](const ExprPtr &index) {
-             return exprReads(index.get(), name);
-           });
+    return anyExpr(&subscript->getBase(), test) ||
+           any(subscript->getIndices(), [](const ExprPtr &index) { return index.get(); });
   }
   case Expr::Kind::Slice: {
     auto *slice = llvm::cast<SliceExpr>(expr);
-    return exprReads(slice->getLower(), name) || exprReads(slice->getUpper(), name) ||
-           exprReads(slice->getStep(), name);
+    return anyExpr(slice->getLower(), test) || anyExpr(slice->getUpper(), test) ||
+           anyExpr(slice->getStep(), test);
   }
   case Expr::Kind::Unary:
-    return exprReads(&llvm::cast<UnaryExpr>(expr)->getOperand(), name);
+    return anyExpr(&llvm::cast<UnaryExpr>(expr)->getOperand(), test);
   case Expr::Kind::Binary: {
     auto *binary = llvm::cast<BinaryExpr>(expr);
-    return exprReads(&binary->getLHS(), name) || exprReads(&binary->getRHS(), name);
+    return anyExpr(&binary->getLHS(), test) || anyExpr(&binary->getRHS(), test);
   }
   case Expr::Kind::IfExp: {
     auto *ifExpr = llvm::cast<IfExpr>(expr);
-    return exprReads(&ifExpr->getCond(), name) || exprReads(&ifExpr->getThen(), name) ||
-           exprReads(&ifExpr->getElse(), name);
+    return anyExpr(&ifExpr->getCond(), test) || anyExpr(&ifExpr->getThen(), test) ||
+           anyExpr(&ifExpr->getElse(), test);
   }
   case Expr::Kind::Tuple:
-    return llvm::any_of(llvm::cast<TupleExpr>(expr)->getElements(),
-                        [&](const ExprPtr &e) { return exprReads(e.get(), name); });
+    return any(llvm::cast<TupleExpr>(expr)->getElements(),
+               [](const ExprPtr &e) { return e.get(); });
   default:
-    return false; // Typed nodes do not occur in a syntactic tree.
+    return false; // Leaves; typed nodes do not occur in a syntactic tree.
   }
 }
 
-static bool blockReads(const Block &block, llvm::StringRef name);
+static bool anyInBlock(const Block &block, llvm::function_ref<bool(const Expr &)> test);
 
-/// Does `stmt` (syntactic, including nested blocks) read `name`?
-static bool stmtReads(const Stmt &stmt, llvm::StringRef name) {
+/// Is `test` true of an expression `stmt` (syntactic, nested blocks
+/// included) evaluates?
+static bool anyInStmt(const Stmt &stmt, llvm::function_ref<bool(const Expr &)> test) {
   switch (stmt.getKind()) {
   case Stmt::Kind::Expr:
-    return exprReads(&llvm::cast<ExprStmt>(stmt).getExpr(), name);
+    return anyExpr(&llvm::cast<ExprStmt>(stmt).getExpr(), test);
   case Stmt::Kind::Assign:
-    return exprReads(&llvm::cast<AssignStmt>(stmt).getValue(), name);
+    return anyExpr(&llvm::cast<AssignStmt>(stmt).getValue(), test);
   case Stmt::Kind::AugAssign: {
     auto &aug = llvm::cast<AugAssignStmt>(stmt);
-    return exprReads(&aug.getTarget(), name) || exprReads(&aug.getValue(), name);
+    return anyExpr(&aug.getTarget(), test) || anyExpr(&aug.getValue(), test);
   }
   case Stmt::Kind::If: {
     auto &ifStmt = llvm::cast<IfStmt>(stmt);
-    return exprReads(&ifStmt.getCond(), name) || blockReads(ifStmt.getThen(), name) ||
-           blockReads(ifStmt.getElse(), name);
+    return anyExpr(&ifStmt.getCond(), test) || anyInBlock(ifStmt.getThen(), test) ||
+           anyInBlock(ifStmt.getElse(), test);
   }
   case Stmt::Kind::For: {
     auto &forStmt = llvm::cast<ForStmt>(stmt);
-    return exprReads(&forStmt.getIter(), name) || blockReads(forStmt.getBody(), name);
+    return anyExpr(&forStmt.getIter(), test) || anyInBlock(forStmt.getBody(), test);
   }
   case Stmt::Kind::While: {
     auto &whileStmt = llvm::cast<WhileStmt>(stmt);
-    return exprReads(&whileStmt.getCond(), name) || blockReads(whileStmt.getBody(), name);
+    return anyExpr(&whileStmt.getCond(), test) || anyInBlock(whileStmt.getBody(), test);
   }
   case Stmt::Kind::Return:
-    return exprReads(llvm::cast<ReturnStmt>(stmt).getValue(), name);
+    return anyExpr(llvm::cast<ReturnStmt>(stmt).getValue(), test);
   case Stmt::Kind::Assert: {
     auto &assert = llvm::cast<AssertStmt>(stmt);
-    return exprReads(&assert.getCond(), name) || exprReads(assert.getMessage(), name);
+    return anyExpr(&assert.getCond(), test) || anyExpr(assert.getMessage(), test);
   }
   default:
     return false;
   }
 }
 
+static bool anyInBlock(const Block &block, llvm::function_ref<bool(const Expr &)> test) {
+  return llvm::any_of(block, [&](const StmtPtr &stmt) { return anyInStmt(*stmt, test); });
+}
+
+/// A test for expressions that read `name`.
+static auto readsName(llvm::StringRef name) {
+  return [name](const Expr &expr) {
+    const auto *read = llvm::dyn_cast<NameExpr>(&expr);
+    return read && read->getName() == name;
+  };
+}
+
+/// Does `expr` (syntactic) read `name`?
+static bool exprReads(const Expr *expr, llvm::StringRef name) {
+  return anyExpr(expr, readsName(name));
+}
+
+/// Does `block` (syntactic) read `name`?
 static bool blockReads(const Block &block, llvm::StringRef name) {
-  return llvm::any_of(block, [&](const StmtPtr &stmt) { return stmtReads(*stmt, name); });
+  return anyInBlock(block, readsName(name));
+}
+
+/// Does `stmt` (syntactic, nested blocks included) read `name`?
+static bool stmtReads(const Stmt &stmt, llvm::StringRef name) {
+  return anyInStmt(stmt, readsName(name));
+}
+
+bool tilec::blockCalls(const Block &block, llvm::StringRef name) {
+  return anyInBlock(block, [&](const Expr &expr) {
+    const auto *call = llvm::dyn_cast<CallExpr>(&expr);
+    const auto *callee = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
+    return callee && callee->getName() == name;
+  });
 }
 
 /// Adds the names a target expression assigns.

@@ -108,6 +108,32 @@ TEST(Compiler, SignatureTypesUnannotatedParameters) {
   EXPECT_NE(result.metadata.find("\"divisibility\": 16"), std::string::npos);
 }
 
+TEST(Compiler, DecoratedHelpersAreDeviceFunctions) {
+  // As in Triton's tutorials: a @triton.jit helper called from the kernel is
+  // inlined, and only the kernel is an entry point.
+  const char *source = "import triton\nimport triton.language as tl\n\n"
+                       "@triton.jit\ndef leaky_relu(x):\n"
+                       "    return tl.where(x >= 0, x, 0.01 * x)\n\n"
+                       "@triton.jit\ndef k(x_ptr, n, B: tl.constexpr):\n"
+                       "    o = tl.arange(0, B)\n"
+                       "    x = tl.load(x_ptr + o, mask=o < n)\n"
+                       "    tl.store(x_ptr + o, leaky_relu(x), mask=o < n)\n";
+  tilec::CompileOptions options;
+  options.signature = {"x_ptr=*fp32,n=i32"};
+  options.defines = {"B=128"};
+  tilec::CompileResult result = tilec::compileSource(source, "k.tile", options);
+  ASSERT_TRUE(result.succeeded()) << result.diagnosticText;
+  EXPECT_EQ(result.kernels, std::vector<std::string>{"k"});
+  EXPECT_EQ(result.ptx.find(".entry leaky_relu"), std::string::npos);
+  // --kernel may still name the helper (which, returning a value, cannot be one).
+  options.kernel = "leaky_relu";
+  options.signature = {"x=fp32"};
+  options.defines = {};
+  result = tilec::compileSource(source, "k.tile", options);
+  ASSERT_EQ(result.diagnostics.size(), 1u);
+  EXPECT_EQ(result.diagnostics[0].message, "a kernel cannot return a value");
+}
+
 TEST(Compiler, InspectReadsSignaturesAndAutotune) {
   const char *source = R"(
 @triton.autotune(configs=[

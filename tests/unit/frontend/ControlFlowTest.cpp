@@ -410,11 +410,6 @@ INSTANTIATE_TEST_SUITE_P(
                          "test.tile:4:12: error: recursive call of device function 'f' "
                          "(f -> g -> f); device functions are inlined, so recursion is "
                          "not supported"},
-        ControlFlowError{"@kernel\ndef other(x_ptr: *fp32):\n    pass\n"
-                         "@kernel\ndef k(x_ptr: *fp32):\n    other(x_ptr)\n",
-                         "test.tile:6:5: error: 'other' is a kernel and cannot be called "
-                         "from another function; remove its decorator to make it a "
-                         "device function"},
         ControlFlowError{
             "def f(x, n):\n    while n > 0:\n        if n > 1:\n            return x\n"
             "    return x + 1\n"

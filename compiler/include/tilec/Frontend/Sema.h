@@ -124,6 +124,12 @@ private:
   std::vector<std::unique_ptr<Variable>> variables;
 };
 
+/// True when `def` is compiled without --kernel: it has a decorator and no
+/// other function of `module` calls it (a called one, like Triton's
+/// @triton.jit helpers, is a device function there; --kernel or the JIT can
+/// still launch it).
+bool isEntryPoint(const Module &module, const FunctionDef &def);
+
 /// Analyzes `module`; on success returns one KernelInstance per selected
 /// kernel (source order). Returns an empty vector iff errors were reported
 /// (check diag.hasErrors()). Errors of all selected kernels are reported.

@@ -223,6 +223,23 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
       diag.error(expr.getLoc(), "unknown name '" + dotted + "'");
     return nullptr;
   }
+  // `p.dtype.element_ty` / `p.type.element_ty` (Triton's spelling of the
+  // element type: `acc.to(c_ptr.dtype.element_ty)`): the pointee of a
+  // pointer, the element of a tile.
+  if (const auto *inner = llvm::dyn_cast<AttributeExpr>(&expr.getBase());
+      inner && expr.getName() == "element_ty" &&
+      (inner->getName() == "dtype" || inner->getName() == "type")) {
+    ExprPtr value = analyzeExpr(inner->getBase());
+    if (!value)
+      return nullptr;
+    const Type &type = value->getType();
+    if (type.isValue() && (type.isPointer() || inner->getName() == "type"))
+      return makeConstant(expr.getLoc(), ConstValue::getDType(type.getElement()));
+    diag.error(expr.getNameLoc(), "'" + inner->getName() + ".element_ty' needs a pointer" +
+                                      (inner->getName() == "type" ? " or a tile" : "") +
+                                      ", got " + type.str());
+    return nullptr;
+  }
   ExprPtr base = analyzeExpr(expr.getBase());
   if (!base)
     return nullptr;
@@ -240,6 +257,12 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
   }
   if (type.isValue() && !type.isPointer() && expr.getName() == "dtype")
     return makeConstant(expr.getLoc(), ConstValue::getDType(type.getElement()));
+  if (type.isValue() && type.isPointer() && expr.getName() == "dtype") {
+    diag.error(expr.getNameLoc(), "the dtype of a pointer (" + type.str() +
+                                      ") is a pointer type, which tilec has no value "
+                                      "for; its element type is '.dtype.element_ty'");
+    return nullptr;
+  }
   diag.error(expr.getNameLoc(), "unknown attribute '" + expr.getName() + "' of " +
                                     (getConstexpr(*base) ? getConstexpr(*base)->str()
                                                          : type.str()));

@@ -134,6 +134,22 @@ TEST(Compiler, DecoratedHelpersAreDeviceFunctions) {
   EXPECT_EQ(result.diagnostics[0].message, "a kernel cannot return a value");
 }
 
+TEST(Compiler, ElementTypesOfPointersAndTiles) {
+  // Triton's tutorial matmul stores `accumulator.to(c_ptr.dtype.element_ty)`.
+  const char *source = "@triton.jit\ndef k(c_ptr, B: tl.constexpr):\n"
+                       "    o = tl.arange(0, B)\n"
+                       "    x = tl.load(c_ptr + o).to(tl.float32)\n"
+                       "    y = (x * 2).to(c_ptr.dtype.element_ty)\n"
+                       "    tl.store(c_ptr + o, y.to(y.type.element_ty))\n";
+  tilec::CompileOptions options;
+  options.signature = {"c_ptr=*fp16"};
+  options.defines = {"B=64"};
+  options.stopAfter = tilec::Stage::AST;
+  tilec::CompileResult result = tilec::compileSource(source, "k.tile", options);
+  ASSERT_TRUE(result.succeeded()) << result.diagnosticText;
+  EXPECT_NE(result.output.find("[64] fp16"), std::string::npos) << result.output;
+}
+
 TEST(Compiler, InspectReadsSignaturesAndAutotune) {
   const char *source = R"(
 @triton.autotune(configs=[

@@ -212,6 +212,11 @@ TEST(SemaErrors, KernelLevelErrors) {
        "num_stages"},
       {"@triton.autotune\ndef k():\n    pass\n",
        "test.tile:1:1: error: @autotune needs configs=[...]"},
+      {"@jit\ndef k(x: *fp32):\n    tl.store(x, (1).to(x.dtype))\n",
+       "test.tile:3:26: error: the dtype of a pointer (*fp32) is a pointer type, which "
+       "tilec has no value for; its element type is '.dtype.element_ty'"},
+      {"@jit\ndef k(x: *fp32, n: i32):\n    tl.store(x, n.to(n.dtype.element_ty))\n",
+       "test.tile:3:30: error: 'dtype.element_ty' needs a pointer, got i32"},
       {"@triton.heuristics\n@triton.jit\ndef k():\n    pass\n",
        "test.tile:1:1: error: unknown decorator '@triton.heuristics'; expected @kernel, "
        "@jit, @triton.jit or @autotune"},

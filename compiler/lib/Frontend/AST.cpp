@@ -132,3 +132,17 @@ const FunctionDef *Module::lookup(llvm::StringRef name) const {
       return function.get();
   return nullptr;
 }
+
+const GlobalDef *Module::lookupGlobal(llvm::StringRef name) const {
+  for (const GlobalDef &global : globals)
+    if (global.name == name)
+      return &global;
+  return nullptr;
+}
+
+const ForeignImport *Module::lookupForeign(llvm::StringRef name) const {
+  for (const ForeignImport &import : foreignImports)
+    if (import.name == name)
+      return &import;
+  return nullptr;
+}

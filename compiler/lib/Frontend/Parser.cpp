@@ -84,7 +84,8 @@ private:
   ExprPtr checkHeight(ExprPtr expr);
 
   // Top level.
-  void parseImport();
+  void parseImport(Module &module);
+  void parseGlobal(Module &module);
   bool parseDottedName(std::string &name, const llvm::Twine &context);
   std::unique_ptr<FunctionDef> parseFunction();
   bool parseDecorator(std::vector<Decorator> &decorators);
@@ -176,7 +177,10 @@ std::unique_ptr<Module> Parser::parseModule() {
       break;
     case TokenKind::kw_import:
     case TokenKind::kw_from:
-      parseImport();
+      parseImport(*module);
+      break;
+    case TokenKind::Identifier:
+      parseGlobal(*module);
       break;
     case TokenKind::At:
     case TokenKind::kw_def:
@@ -191,8 +195,8 @@ std::unique_ptr<Module> Parser::parseModule() {
       error(tok().loc, "unexpected indent");
       break;
     default:
-      error(tok().loc, "only imports and function definitions are allowed at the "
-                       "top level, got " + describe(tok()));
+      error(tok().loc, "only imports, constants (NAME = value) and function "
+                       "definitions are allowed at the top level, got " + describe(tok()));
       break;
     }
   }
@@ -216,17 +220,37 @@ bool Parser::parseDottedName(std::string &name, const llvm::Twine &context) {
   return true;
 }
 
-void Parser::parseImport() {
+/// True for modules whose names tilec knows (triton and its language, and
+/// modules kernels import for host code only).
+static bool isKnownModule(llvm::StringRef module) {
+  return module == "triton" || module.starts_with("triton.") || module == "torch" ||
+         module.starts_with("torch.") || module == "math" || module == "typing" ||
+         module == "__future__" || module == "tilec" || module.starts_with("tilec.");
+}
+
+void Parser::parseImport(Module &module) {
   std::string name;
-  auto parseAlias = [&]() {
-    if (consumeIf(TokenKind::kw_as))
-      expect(TokenKind::Identifier, "after 'as'");
+  // Records `bound` (a name the import binds) when `from` is a module tilec
+  // cannot read.
+  auto record = [&](const std::string &from, const std::string &bound, SourceLoc loc) {
+    if (!isKnownModule(from))
+      module.foreignImports.push_back({bound, from, loc});
+  };
+  auto parseAlias = [&](std::string &bound) {
+    if (!consumeIf(TokenKind::kw_as))
+      return;
+    if (is(TokenKind::Identifier))
+      bound = tok().text.str();
+    expect(TokenKind::Identifier, "after 'as'");
   };
   if (consumeIf(TokenKind::kw_import)) {
     do {
+      SourceLoc loc = tok().loc;
       if (!parseDottedName(name, "in import"))
         return;
-      parseAlias();
+      std::string bound = llvm::StringRef(name).split('.').first.str();
+      parseAlias(bound);
+      record(name, bound, loc);
     } while (!failed && consumeIf(TokenKind::Comma));
   } else {
     consume(); // 'from'
@@ -237,9 +261,12 @@ void Parser::parseImport() {
       do {
         if (paren && is(TokenKind::RParen))
           break;
+        SourceLoc loc = tok().loc;
+        std::string bound = is(TokenKind::Identifier) ? tok().text.str() : "";
         if (!expect(TokenKind::Identifier, "in from-import"))
           return;
-        parseAlias();
+        parseAlias(bound);
+        record(name, bound, loc);
       } while (!failed && consumeIf(TokenKind::Comma));
       if (paren && !failed)
         expect(TokenKind::RParen, "to close the import list");
@@ -247,6 +274,37 @@ void Parser::parseImport() {
   }
   if (!failed)
     expect(TokenKind::Newline, "after import");
+}
+
+void Parser::parseGlobal(Module &module) {
+  GlobalDef global;
+  global.name = tok().text.str();
+  global.loc = tok().loc;
+  consume();
+  if (consumeIf(TokenKind::Colon)) {
+    std::string annotation;
+    SourceLoc loc = tok().loc;
+    if (!parseDottedName(annotation, "as the annotation of '" + global.name + "'"))
+      return;
+    if (annotation != "constexpr" && annotation != "tl.constexpr" &&
+        annotation != "triton.language.constexpr") {
+      error(loc, "a module-level name may only be annotated constexpr, got '" +
+                     annotation + "'");
+      return;
+    }
+  }
+  if (!expect(TokenKind::Equal, "after module-level name '" + global.name +
+                                    "' (only NAME = value is allowed at the top level)"))
+    return;
+  global.value = parseExprList();
+  if (!global.value)
+    return;
+  if (module.lookupGlobal(global.name)) {
+    error(global.loc, "redefinition of module-level '" + global.name + "'");
+    return;
+  }
+  if (expect(TokenKind::Newline, "after the module-level assignment"))
+    module.globals.push_back(std::move(global));
 }
 
 bool Parser::parseDecorator(std::vector<Decorator> &decorators) {

@@ -30,7 +30,8 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
     if (const FunctionDef *def = module.lookup(calleeName))
       return callDeviceFunction(*def, call);
     if (!(builtin = lookupBuiltin(calleeName))) {
-      diag.error(callee.getLoc(), "unknown function '" + calleeName + "'");
+      if (!reportForeignName(calleeName, callee.getLoc()))
+        diag.error(callee.getLoc(), "unknown function '" + calleeName + "'");
       return nullptr;
     }
   } else if (auto *attr = llvm::dyn_cast<AttributeExpr>(&callee)) {
@@ -39,7 +40,8 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
     if (!dotted.empty() && !scope.count(root) && !blockPointers.count(root)) {
       calleeName = dotted;
       if (root != "tl" && root != "triton") {
-        diag.error(callee.getLoc(), "unknown name '" + root + "'");
+        if (!reportForeignName(root, callee.getLoc()))
+          diag.error(callee.getLoc(), "unknown name '" + root + "'");
         return nullptr;
       }
       if (!(builtin = lookupBuiltin(dotted))) {

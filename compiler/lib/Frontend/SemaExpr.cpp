@@ -200,6 +200,10 @@ ExprPtr Sema::analyzeName(const NameExpr &expr) {
   }
   if (std::optional<ScalarKind> dtype = parseScalarKindName(expr.getName()))
     return makeConstant(expr.getLoc(), ConstValue::getDType(*dtype));
+  if (const GlobalDef *global = module.lookupGlobal(expr.getName()))
+    return analyzeGlobal(*global, expr.getLoc());
+  if (reportForeignName(expr.getName(), expr.getLoc()))
+    return nullptr;
   if (module.lookup(expr.getName()))
     diag.error(expr.getLoc(), "device function '" + expr.getName() +
                                   "' can only be called");
@@ -208,6 +212,43 @@ ExprPtr Sema::analyzeName(const NameExpr &expr) {
   else
     diag.error(expr.getLoc(), "unknown name '" + expr.getName() + "'");
   return nullptr;
+}
+
+ExprPtr Sema::analyzeGlobal(const GlobalDef &global, SourceLoc loc) {
+  if (auto it = globalValues.find(&global); it != globalValues.end())
+    return makeConstant(loc, it->second);
+  if (llvm::is_contained(evaluatingGlobals, &global)) {
+    diag.error(loc, "module-level '" + global.name + "' is defined in terms of itself");
+    return nullptr;
+  }
+  // Evaluated where it is defined: no kernel variable is visible there.
+  llvm::StringMap<Binding> kernelScope;
+  std::swap(scope, kernelScope);
+  evaluatingGlobals.push_back(&global);
+  ExprPtr value = analyzeExpr(*global.value);
+  evaluatingGlobals.pop_back();
+  std::swap(scope, kernelScope);
+  if (!value)
+    return nullptr;
+  const ConstValue *constant = getConstexpr(*value);
+  if (!constant) {
+    diag.error(global.value->getLoc(), "module-level '" + global.name +
+                                           "' must be a compile-time constant, got " +
+                                           value->getType().str());
+    return nullptr;
+  }
+  globalValues[&global] = *constant;
+  return makeConstant(loc, *constant);
+}
+
+bool Sema::reportForeignName(llvm::StringRef name, SourceLoc loc) {
+  const ForeignImport *import = module.lookupForeign(name);
+  if (!import)
+    return false;
+  diag.error(loc, "'" + name + "' comes from module '" + import->module +
+                      "', which tilec cannot read: define it in this file");
+  diag.note(import->loc, "imported here");
+  return true;
 }
 
 ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
@@ -219,7 +260,7 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
       return makeConstant(expr.getLoc(), ConstValue::getDType(*dtype));
     if (lookupBuiltin(dotted))
       diag.error(expr.getLoc(), "builtin '" + dotted + "' can only be called");
-    else
+    else if (!reportForeignName(root, expr.getLoc()))
       diag.error(expr.getLoc(), "unknown name '" + dotted + "'");
     return nullptr;
   }

@@ -10,6 +10,7 @@
 
 #include "tilec/Frontend/Sema.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace tilec {
@@ -81,6 +82,11 @@ public:
   //===--- Expressions (SemaExpr.cpp) ----------------------------------===//
   ExprPtr analyzeExpr(const Expr &expr);
   ExprPtr analyzeName(const NameExpr &expr);
+  /// The value of module-level constant `global`, read at `loc`.
+  ExprPtr analyzeGlobal(const GlobalDef &global, SourceLoc loc);
+  /// Reports `name` when a foreign import binds it (a module tilec cannot
+  /// read); returns whether it did.
+  bool reportForeignName(llvm::StringRef name, SourceLoc loc);
   ExprPtr analyzeAttribute(const AttributeExpr &expr);
   ExprPtr analyzeUnary(const UnaryExpr &expr);
   ExprPtr analyzeBinary(SourceLoc loc, BinaryOp op, ExprPtr lhs, ExprPtr rhs);
@@ -275,6 +281,10 @@ private:
   KernelInstance *kernel = nullptr;
   Block *out = nullptr;
   llvm::StringMap<Binding> scope;
+  /// Module-level constants already evaluated, and those being evaluated
+  /// (a cycle among them is an error).
+  llvm::DenseMap<const GlobalDef *, ConstValue> globalValues;
+  llvm::SmallVector<const GlobalDef *> evaluatingGlobals;
   llvm::StringMap<Variable *> variables;
   std::vector<Frame> frames;
   FunctionContext *function = nullptr;

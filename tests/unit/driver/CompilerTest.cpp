@@ -150,6 +150,21 @@ TEST(Compiler, ElementTypesOfPointersAndTiles) {
   EXPECT_NE(result.output.find("[64] fp16"), std::string::npos) << result.output;
 }
 
+TEST(Compiler, ModuleLevelConstants) {
+  const char *source = "import triton\nimport triton.language as tl\n"
+                       "BLOCK = tl.constexpr(128)\nSCALE: tl.constexpr = 3 * BLOCK\n"
+                       "@triton.jit\ndef k(x_ptr):\n"
+                       "    o = tl.arange(0, BLOCK)\n"
+                       "    tl.store(x_ptr + o, o * SCALE)\n";
+  tilec::CompileOptions options;
+  options.signature = {"x_ptr=*i32"};
+  options.stopAfter = tilec::Stage::AST;
+  tilec::CompileResult result = tilec::compileSource(source, "k.tile", options);
+  ASSERT_TRUE(result.succeeded()) << result.diagnosticText;
+  EXPECT_NE(result.output.find("384"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("[128] i32"), std::string::npos) << result.output;
+}
+
 TEST(Compiler, InspectReadsSignaturesAndAutotune) {
   const char *source = R"(
 @triton.autotune(configs=[

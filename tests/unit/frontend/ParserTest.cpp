@@ -235,9 +235,18 @@ INSTANTIATE_TEST_SUITE_P(
                    "definition, got 'pass'"},
         ParseError{"def f():\n    x = 1\n        y = 2\n",
                    "test.tile:3:1: error: unexpected indent"},
-        ParseError{"x = 1\n",
-                   "test.tile:1:1: error: only imports and function definitions are "
-                   "allowed at the top level, got identifier 'x'"},
+        ParseError{"1 + 2\n",
+                   "test.tile:1:1: error: only imports, constants (NAME = value) and "
+                   "function definitions are allowed at the top level, got integer "
+                   "literal 1"},
+        ParseError{"x += 1\n",
+                   "test.tile:1:3: error: expected '=' after module-level name 'x' (only "
+                   "NAME = value is allowed at the top level), got '+='"},
+        ParseError{"x: i32 = 1\n",
+                   "test.tile:1:4: error: a module-level name may only be annotated "
+                   "constexpr, got 'i32'"},
+        ParseError{"x = 1\nx = 2\n",
+                   "test.tile:2:1: error: redefinition of module-level 'x'"},
         ParseError{"def f():\n    if x\n        pass\n",
                    "test.tile:2:9: error: expected ':' after 'if' condition, got end "
                    "of line"},

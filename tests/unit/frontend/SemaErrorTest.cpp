@@ -217,6 +217,13 @@ TEST(SemaErrors, KernelLevelErrors) {
        "tilec has no value for; its element type is '.dtype.element_ty'"},
       {"@jit\ndef k(x: *fp32, n: i32):\n    tl.store(x, n.to(n.dtype.element_ty))\n",
        "test.tile:3:30: error: 'dtype.element_ty' needs a pointer, got i32"},
+      {"from mylib import helper\n@jit\ndef k(x: *fp32):\n    tl.store(x, helper(1.0))\n",
+       "test.tile:4:17: error: 'helper' comes from module 'mylib', which tilec cannot "
+       "read: define it in this file"},
+      {"A = B\nB = A + 1\n@jit\ndef k(x: *fp32):\n    tl.store(x, A)\n",
+       "test.tile:2:5: error: module-level 'A' is defined in terms of itself"},
+      {"A = tl.arange(0, 4)\n@jit\ndef k(x: *fp32):\n    tl.store(x, A)\n",
+       "test.tile:1:5: error: module-level 'A' must be a compile-time constant, got [4] i32"},
       {"@triton.heuristics\n@triton.jit\ndef k():\n    pass\n",
        "test.tile:1:1: error: unknown decorator '@triton.heuristics'; expected @kernel, "
        "@jit, @triton.jit or @autotune"},

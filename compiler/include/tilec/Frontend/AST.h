@@ -622,12 +622,34 @@ private:
   SourceLoc loc;
 };
 
+/// A module-level `NAME = value` (or `NAME: tl.constexpr = value`): a
+/// compile-time constant that kernels and device functions may read.
+struct GlobalDef {
+  std::string name;
+  SourceLoc loc;
+  ExprPtr value;
+};
+
+/// A name an import brings from a module tilec cannot read (`from mylib
+/// import helper`, `import mylib`); using it is an error naming the import.
+struct ForeignImport {
+  std::string name;   ///< The name it binds (after `as`).
+  std::string module; ///< The module it comes from.
+  SourceLoc loc;
+};
+
 /// A parsed .tile file.
 class Module {
 public:
   std::vector<std::unique_ptr<FunctionDef>> functions;
+  std::vector<GlobalDef> globals;
+  std::vector<ForeignImport> foreignImports;
   /// The function named `name`, or null.
   const FunctionDef *lookup(llvm::StringRef name) const;
+  /// The module-level constant named `name`, or null.
+  const GlobalDef *lookupGlobal(llvm::StringRef name) const;
+  /// The foreign import that binds `name`, or null.
+  const ForeignImport *lookupForeign(llvm::StringRef name) const;
 };
 
 } // namespace tilec

@@ -19,6 +19,39 @@ static bool isIdentifier(llvm::StringRef name) {
          llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
+/// The value of a -D: a bool, an int, a float, None, a dtype name, a
+/// parenthesized or bracketed tuple of values, or else a string.
+static ConstValue parseDefineValue(llvm::StringRef value) {
+  value = value.trim();
+  int64_t intValue;
+  double floatValue;
+  if (value == "True" || value == "true" || value == "False" || value == "false")
+    return ConstValue::getBool(value[0] == 'T' || value[0] == 't');
+  if (value == "None")
+    return ConstValue::getNone();
+  if (!value.getAsInteger(0, intValue))
+    return ConstValue::getInt(intValue);
+  if (!value.empty() && !value.getAsDouble(floatValue))
+    return ConstValue::getFloat(floatValue);
+  if (std::optional<ScalarKind> dtype = parseScalarKindName(value))
+    return ConstValue::getDType(*dtype);
+  if (value.size() >= 2 && ((value.front() == '(' && value.back() == ')') ||
+                            (value.front() == '[' && value.back() == ']'))) {
+    llvm::SmallVector<llvm::StringRef> items;
+    value.drop_front().drop_back().split(items, ',');
+    if (!items.empty() && items.back().trim().empty())
+      items.pop_back(); // "(4,)"
+    std::vector<ConstValue> elements;
+    for (llvm::StringRef item : items)
+      elements.push_back(parseDefineValue(item));
+    return ConstValue::getTuple(std::move(elements));
+  }
+  if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+      value.back() == value.front())
+    return ConstValue::getString(value.drop_front().drop_back());
+  return ConstValue::getString(value);
+}
+
 bool tilec::parseDefine(llvm::StringRef text,
                         std::pair<std::string, ConstValue> &result,
                         std::string &error) {
@@ -28,21 +61,8 @@ bool tilec::parseDefine(llvm::StringRef text,
     error = "expected NAME=VALUE in -D '" + text.str() + "'";
     return false;
   }
-  value = value.trim();
   result.first = name.str();
-  int64_t intValue;
-  double floatValue;
-  if (value == "True" || value == "true" || value == "False" || value == "false")
-    result.second = ConstValue::getBool(value[0] == 'T' || value[0] == 't');
-  else if (!value.getAsInteger(0, intValue))
-    result.second = ConstValue::getInt(intValue);
-  else if (!value.empty() && !value.getAsDouble(floatValue))
-    result.second = ConstValue::getFloat(floatValue);
-  else if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
-           value.back() == value.front())
-    result.second = ConstValue::getString(value.drop_front().drop_back());
-  else
-    result.second = ConstValue::getString(value);
+  result.second = parseDefineValue(value);
   return true;
 }
 

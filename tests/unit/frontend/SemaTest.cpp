@@ -287,6 +287,17 @@ TEST(Sema, ParseDefine) {
   EXPECT_TRUE(define.second.isBool() && !define.second.getBool());
   ASSERT_TRUE(parseDefine("X='q'", define, error));
   EXPECT_EQ(define.second.getString(), "q");
+  ASSERT_TRUE(parseDefine("X=tl.float16", define, error));
+  EXPECT_TRUE(define.second.isDType() && define.second.getDType() == ScalarKind::F16);
+  ASSERT_TRUE(parseDefine("X='float16'", define, error)); // Quoted: a string.
+  EXPECT_EQ(define.second.getString(), "float16");
+  ASSERT_TRUE(parseDefine("X=(16, 32)", define, error));
+  ASSERT_EQ(define.second.getTuple().size(), 2u);
+  EXPECT_EQ(define.second.getTuple()[1].getInt(), 32);
+  ASSERT_TRUE(parseDefine("X=[4,]", define, error));
+  EXPECT_EQ(define.second.getTuple().size(), 1u);
+  ASSERT_TRUE(parseDefine("X=None", define, error));
+  EXPECT_TRUE(define.second.isNone());
   EXPECT_FALSE(parseDefine("=3", define, error));
   EXPECT_EQ(error, "expected NAME=VALUE in -D '=3'");
   EXPECT_FALSE(parseDefine("NOVALUE", define, error));

@@ -62,8 +62,10 @@ struct SemaOptions {
 };
 
 /// Parses the text of a `-D` option, "NAME=VALUE": VALUE is an int
-/// (decimal/hex/binary), a float, True/False/true/false, or else a string
-/// (quotes optional). Returns false (and sets `error`) if malformed.
+/// (decimal/hex/binary), a float, True/False/true/false, None, a dtype name
+/// (`fp16`, `tl.float16`), a flat tuple `(16, 32)` / `[16, 32]` of such
+/// values, or else a string (quotes optional; quoted, always a string).
+/// Returns false (and sets `error`) if malformed.
 bool parseDefine(llvm::StringRef text, std::pair<std::string, ConstValue> &result,
                  std::string &error);
 

@@ -11,10 +11,6 @@ namespace tile {
 
 namespace {
 
-/// Bytes written between runs to push the arguments out of L2 (50 MiB on
-/// an H100, 60 on an H200).
-constexpr std::size_t FlushBytes = 256u << 20;
-
 /// The bytes from \p Address to the end of its allocation.
 std::size_t bytesToAllocationEnd(std::uint64_t Address) {
   cu::CUdeviceptr Base = 0;
@@ -34,34 +30,51 @@ void resetToZero(const TuneRequest &Request) {
   }
 }
 
-SavedArguments::SavedArguments(const Context &Ctx, const TuneRequest &Request) {
+SavedArguments::SavedArguments(const Context &Ctx, const TuneRequest &Request)
+    : Ctx(Ctx) {
   Ctx.synchronize();
-  for (std::size_t I : Request.RestoreValue) {
-    Saved Item;
-    Item.Address = Request.Args[I].address();
-    Item.Bytes = bytesToAllocationEnd(Item.Address);
-    Item.Copy.resize(Item.Bytes);
-    cu::check(cu::driver().cuMemcpyDtoH(Item.Copy.data(), Item.Address, Item.Bytes),
-              "cuMemcpyDtoH");
-    Items.push_back(std::move(Item));
+  for (const auto *List : {&Request.ResetToZero, &Request.RestoreValue})
+    for (std::size_t I : *List) {
+      if (!Request.Args[I].type().IsPointer)
+        throw Error("autotuning: argument " + std::to_string(I + 1) +
+                    " is named in reset_to_zero or restore_value but is not a pointer");
+      Saved Item;
+      Item.Address = Request.Args[I].address();
+      Item.Bytes = bytesToAllocationEnd(Item.Address);
+      Item.Copy = std::make_unique<DeviceBuffer<unsigned char>>(Ctx, Item.Bytes);
+      cu::check(cu::driver().cuMemcpyDtoD(Item.Copy->devicePtr(), Item.Address, Item.Bytes),
+                "cuMemcpyDtoD");
+      Items.push_back(std::move(Item));
+    }
+  Ctx.synchronize();
+}
+
+void SavedArguments::restore() {
+  Ctx.synchronize();
+  for (const Saved &Item : Items)
+    cu::check(cu::driver().cuMemcpyDtoD(Item.Address, Item.Copy->devicePtr(), Item.Bytes),
+              "cuMemcpyDtoD");
+  Ctx.synchronize();
+  Restored = true;
+}
+
+SavedArguments::~SavedArguments() {
+  if (Restored)
+    return;
+  try {
+    restore();
+  } catch (...) {
+    // Best effort while an error propagates.
   }
 }
 
-void SavedArguments::restore() const {
-  for (const Saved &Item : Items)
-    cu::check(cu::driver().cuMemcpyHtoD(Item.Address, Item.Copy.data(), Item.Bytes),
-              "cuMemcpyHtoD");
-}
-
 double timeKernel(const Context &Ctx, const Kernel &K, const LaunchGrid &G,
-                  const Stream &S, const TuneRequest &Request) {
-  static thread_local std::unique_ptr<DeviceBuffer<unsigned char>> Flush;
-  if (!Flush || Flush->size() != FlushBytes)
-    Flush = std::make_unique<DeviceBuffer<unsigned char>>(Ctx, FlushBytes);
+                  const Stream &S, const TuneRequest &Request,
+                  const DeviceBuffer<unsigned char> &Flush) {
   Grid Dims = G(K.info());
   Timer T(Ctx);
   auto runOnce = [&] {
-    cu::check(cu::driver().cuMemsetD8(Flush->devicePtr(), 1, FlushBytes), "cuMemsetD8");
+    cu::check(cu::driver().cuMemsetD8(Flush.devicePtr(), 1, FlushBytes), "cuMemsetD8");
     resetToZero(Request);
     Ctx.synchronize();
     T.start(S);

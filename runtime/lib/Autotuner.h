@@ -11,11 +11,13 @@
 #define TILE_LIB_AUTOTUNER_H
 
 #include "tile/Args.h"
+#include "tile/Buffer.h"
 #include "tile/Context.h"
 #include "tile/Jit.h"
 #include "tile/Kernel.h"
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,30 +36,43 @@ struct TuneRequest {
 };
 
 /// Times \p Kernel (launched on \p G in \p S with the request's arguments):
-/// the median milliseconds of one run. Throws tile::Error when a launch
-/// fails.
+/// the median milliseconds of one run, \p Flush (at least 256 MiB) written
+/// before each run to empty L2. Throws tile::Error when a launch fails.
 double timeKernel(const Context &Ctx, const Kernel &K, const LaunchGrid &G,
-                  const Stream &S, const TuneRequest &Request);
+                  const Stream &S, const TuneRequest &Request,
+                  const DeviceBuffer<unsigned char> &Flush);
 
-/// Copies of the memory the restore_value arguments point to, from the
-/// pointer to the end of its allocation; restored by restore().
+/// The bytes L2 flushes write.
+constexpr std::size_t FlushBytes = 256u << 20;
+
+/// Device copies of the memory that the reset_to_zero and restore_value
+/// arguments point to, from the pointer to the end of its allocation (which
+/// may hold other tensors: a caching allocator's block), taken before
+/// tuning and copied back when tuning ends, also by an exception.
 class SavedArguments {
 public:
+  /// Copies; throws tile::Error when an argument is not a pointer.
   SavedArguments(const Context &Ctx, const TuneRequest &Request);
-  /// Copies the saved bytes back.
-  void restore() const;
+  /// Copies the saved bytes back (ignoring errors) unless restore() did.
+  ~SavedArguments();
+  SavedArguments(const SavedArguments &) = delete;
+  SavedArguments &operator=(const SavedArguments &) = delete;
+  /// Copies the saved bytes back and waits for the copies.
+  void restore();
 
 private:
   struct Saved {
     std::uint64_t Address = 0;
     std::size_t Bytes = 0;
-    std::vector<unsigned char> Copy;
+    std::unique_ptr<DeviceBuffer<unsigned char>> Copy;
   };
+  const Context &Ctx;
   std::vector<Saved> Items;
+  bool Restored = false;
 };
 
 /// Zeroes the memory of the reset_to_zero arguments (to their allocations'
-/// ends).
+/// ends; SavedArguments restores it).
 void resetToZero(const TuneRequest &Request);
 
 } // namespace tile

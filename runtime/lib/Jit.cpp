@@ -17,6 +17,7 @@
 
 #include "tilec/Compiler.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +25,8 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <unordered_map>
 
 namespace tile {
@@ -54,8 +57,10 @@ struct JitKernelState {
 
 struct JitModuleState {
   std::optional<Context> Ctx;
-  std::string Source, Name, SourceHash, Arch;
+  std::string Source, Name, Arch;
   JitOptions Options;
+  /// What autotuning writes to flush L2 (made on the first tuning).
+  mutable std::unique_ptr<DeviceBuffer<unsigned char>> Flush;
   std::vector<std::unique_ptr<JitKernelState>> Kernels;
 };
 
@@ -116,16 +121,18 @@ struct Specialization {
   std::vector<std::string> Defines, Signature, Specializations;
   std::optional<unsigned> NumWarps, NumStages;
 
-  /// Everything above, as one line (the in-memory key).
+  /// Everything above, each item prefixed by its length, so that no two
+  /// specializations share a key (the in-memory and disk keys).
   std::string key() const {
     std::string K;
     for (const auto *List : {&Defines, &Signature, &Specializations}) {
+      K += std::to_string(List->size()) + "[";
       for (const std::string &Item : *List)
-        K += Item + ";";
-      K += "|";
+        K += std::to_string(Item.size()) + ":" + Item;
+      K += "]";
     }
-    K += "w" + (NumWarps ? std::to_string(*NumWarps) : std::string()) + "s" +
-         (NumStages ? std::to_string(*NumStages) : std::string());
+    K += "w" + (NumWarps ? std::to_string(*NumWarps) : std::string("-")) + "s" +
+         (NumStages ? std::to_string(*NumStages) : std::string("-"));
     return K;
   }
 
@@ -175,8 +182,16 @@ Specialization specialize(const JitKernelState &K, const LaunchOptions &Options,
         Spec.Specializations.push_back(P.name + "=16");
     }
   }
-  for (const auto &[Name, Value] : Options.Values)
+  for (const auto &[Name, Value] : Options.Values) {
+    bool Constexpr = std::any_of(K.Sig.params.begin(), K.Sig.params.end(),
+                                 [&](const tilec::ParamSignature &P) {
+                                   return P.isConstexpr && P.name == Name;
+                                 });
+    if (!Constexpr)
+      throw Error("LaunchOptions of " + K.Sig.name + " set '" + Name +
+                  "', which is not a constexpr parameter of it");
     Spec.Defines.push_back(Name + "=" + defineText(Value));
+  }
   Spec.NumWarps = Options.NumWarps;
   Spec.NumStages = Options.NumStages;
   return Spec;
@@ -205,11 +220,28 @@ void checkArgs(const JitKernelState &K, const Arg *Args, std::size_t Count) {
   }
 }
 
-/// The disk cache's key of one compilation.
+/// What identifies the compiler that runs in this process: tilec's and
+/// LLVM's versions, and the size and time of the executable (a rebuilt
+/// compiler makes new keys), and where libdevice comes from.
+const std::string &compilerIdentity() {
+  static const std::string Identity = [] {
+    std::string Id = "tilec " + tilec::version() + " llvm " + tilec::llvmVersion();
+    struct stat St;
+    if (::stat("/proc/self/exe", &St) == 0)
+      Id += " exe " + std::to_string(St.st_size) + "@" + std::to_string(St.st_mtime);
+    Id += " libdevice " + env("TILEC_LIBDEVICE") + ":" + env("CUDA_HOME");
+    return Id;
+  }();
+  return Identity;
+}
+
+/// The disk cache's key of one compilation: the whole source (its entry
+/// holds the key, so no hash collision can share an entry).
 std::string compileKey(const JitModuleState &M, const JitKernelState &K,
                        const Specialization &Spec) {
-  return "tilec " + tilec::version() + "\nsource " + M.SourceHash + "\nname " + M.Name +
-         "\narch " + M.Arch + "\nkernel " + K.Sig.name + "\nspec " + Spec.key() + "\n";
+  return compilerIdentity() + "\narch " + M.Arch + "\nkernel " + K.Sig.name + "\nspec " +
+         Spec.key() + "\nname " + std::to_string(M.Name.size()) + ":" + M.Name +
+         "\nsource " + std::to_string(M.Source.size()) + ":" + M.Source + "\n";
 }
 
 /// Writes \p Text to \p Path, reporting failures on stderr.
@@ -225,11 +257,12 @@ void writeDump(const std::string &Path, std::string_view Text) {
 std::optional<JitCompiled> compileSpecialization(const JitModuleState &M,
                                                  const JitKernelState &K,
                                                  const Specialization &Spec,
-                                                 std::string &Diagnostics) {
+                                                 std::string &Diagnostics,
+                                                 bool ReadCache = true) {
   std::string Key = compileKey(M, K, Spec);
   DiskCache Cache(jitCacheDir(M.Options));
   std::string DumpDir = M.Options.DumpDir.empty() ? env("TILEC_DUMP_DIR") : M.Options.DumpDir;
-  if (M.Options.DiskCache && DumpDir.empty())
+  if (M.Options.DiskCache && DumpDir.empty() && ReadCache)
     if (auto Entry = Cache.load(Key); Entry && Entry->size() == 2)
       return JitCompiled{(*Entry)[0], (*Entry)[1], true};
 
@@ -269,9 +302,10 @@ std::optional<JitCompiled> compileSpecialization(const JitModuleState &M,
 
 /// compileSpecialization, throwing the diagnostics.
 JitCompiled compileOrThrow(const JitModuleState &M, const JitKernelState &K,
-                           const Specialization &Spec) {
+                           const Specialization &Spec, bool ReadCache = true) {
   std::string Diagnostics;
-  if (std::optional<JitCompiled> Compiled = compileSpecialization(M, K, Spec, Diagnostics))
+  if (std::optional<JitCompiled> Compiled =
+          compileSpecialization(M, K, Spec, Diagnostics, ReadCache))
     return *Compiled;
   std::string For = Spec.describe();
   throw Error("cannot compile kernel '" + K.Sig.name + "' of " + M.Name +
@@ -293,10 +327,22 @@ std::shared_ptr<JitLoaded> load(const JitModuleState &M, JitKernelState &K,
                 " was made without a Context: it can compile() but not launch");
   JitCompiled Compiled = compileOrThrow(M, K, Spec);
   std::string Origin = M.Name + " (JIT: " + K.Sig.name + " for " + Spec.describe() + ")";
-  Module Loaded =
-      Module::load(*M.Ctx, Compiled.Ptx, ModuleMetadata::parse(Compiled.Metadata, Origin),
-                   Origin);
-  auto Entry = std::make_shared<JitLoaded>(JitLoaded{Loaded, Loaded.kernel(K.Sig.name)});
+  auto loadModule = [&] {
+    return Module::load(*M.Ctx, Compiled.Ptx,
+                        ModuleMetadata::parse(Compiled.Metadata, Origin), Origin);
+  };
+  std::optional<Module> Loaded;
+  try {
+    Loaded = loadModule();
+  } catch (const Error &) {
+    if (!Compiled.FromDiskCache)
+      throw;
+    // A whole entry that does not load (written by another build, say) is
+    // compiled again and rewritten.
+    Compiled = compileOrThrow(M, K, Spec, /*ReadCache=*/false);
+    Loaded = loadModule();
+  }
+  auto Entry = std::make_shared<JitLoaded>(JitLoaded{*Loaded, Loaded->kernel(K.Sig.name)});
   std::lock_guard<std::mutex> Lock(K.Mutex);
   return K.Loaded.emplace(Key, std::move(Entry)).first->second;
 }
@@ -363,7 +409,10 @@ std::size_t autotune(const JitModuleState &M, JitKernelState &K, const Specializ
                      const std::string &Key, const LaunchGrid &G, const Stream &S,
                      const Arg *Args, std::size_t Count) {
   std::string DiskKey = "autotune\n" + compileKey(M, K, Spec) + "device " +
-                        M.Ctx->deviceName() + "\n" + Key + "\n";
+                        M.Ctx->deviceName() + "\n" + Key + "\nwarmup " +
+                        std::to_string(K.Sig.warmupMs) + " rep " + std::to_string(K.Sig.repMs);
+  for (const tilec::AutotuneConfig &C : K.Sig.configs)
+    DiskKey += "\nconfig " + C.describe();
   DiskCache Cache(jitCacheDir(M.Options));
   if (M.Options.DiskCache)
     if (auto Entry = Cache.load(DiskKey); Entry && Entry->size() == 1)
@@ -401,7 +450,9 @@ std::size_t autotune(const JitModuleState &M, JitKernelState &K, const Specializ
         continue;
       }
       std::shared_ptr<JitLoaded> L = load(M, K, ConfigSpec);
-      double Ms = timeKernel(*M.Ctx, L->K, G, S, Request);
+      if (!M.Flush)
+        M.Flush = std::make_unique<DeviceBuffer<unsigned char>>(*M.Ctx, FlushBytes);
+      double Ms = timeKernel(*M.Ctx, L->K, G, S, Request, *M.Flush);
       if (Best == K.Sig.configs.size() || Ms < BestMs) {
         Best = I;
         BestMs = Ms;
@@ -416,7 +467,6 @@ std::size_t autotune(const JitModuleState &M, JitKernelState &K, const Specializ
     }
   }
   Saved.restore();
-  resetToZero(Request);
   if (Best == K.Sig.configs.size())
     throw Error("no @autotune config of " + K.Sig.name + " runs on " + M.Ctx->deviceName() +
                 (FirstFailure.empty() ? std::string() : "; the first that fails to compile, " +
@@ -457,27 +507,33 @@ void fastKey(const JitKernelState &K, const LaunchOptions &Options, const Arg *A
   for (std::size_t I : K.KeyArgs)
     if (I < Count && !Args[I].type().IsPointer)
       Key.append(static_cast<const char *>(Args[I].data()), 8);
+  appendBytes(Key, Options.Values.size());
   for (const auto &[Name, Value] : Options.Values) {
+    appendBytes(Key, Name.size());
     Key += Name;
     Key += static_cast<char>(Value.index());
-    if (const auto *S = std::get_if<std::string>(&Value))
-      Key += *S + '\0';
-    else if (const auto *I = std::get_if<std::int64_t>(&Value))
+    if (const auto *S = std::get_if<std::string>(&Value)) {
+      appendBytes(Key, S->size());
+      Key += *S;
+    } else if (const auto *I = std::get_if<std::int64_t>(&Value)) {
       appendBytes(Key, *I);
-    else if (const auto *D = std::get_if<double>(&Value))
+    } else if (const auto *D = std::get_if<double>(&Value)) {
       appendBytes(Key, *D);
-    else if (const auto *B = std::get_if<bool>(&Value))
+    } else if (const auto *B = std::get_if<bool>(&Value)) {
       Key += static_cast<char>(*B);
+    }
   }
-  appendBytes(Key, Options.NumWarps.value_or(0));
-  appendBytes(Key, Options.NumStages.value_or(0));
+  for (const std::optional<unsigned> *Option : {&Options.NumWarps, &Options.NumStages}) {
+    Key += static_cast<char>(Option->has_value());
+    appendBytes(Key, Option->value_or(0));
+  }
 }
 
 /// The loaded kernel a launch runs: its specialization, tuned first when
 /// the kernel has @autotune.
 std::shared_ptr<JitLoaded> resolve(const JitModuleState &M, JitKernelState &K,
                                    const LaunchOptions &Options, const Arg *Args,
-                                   std::size_t Count, const LaunchGrid &G,
+                                   std::size_t Count, const LaunchGrid *G,
                                    const Stream &S) {
   checkArgs(K, Args, Count);
   Specialization Spec = specialize(K, Options, Args);
@@ -495,7 +551,10 @@ std::shared_ptr<JitLoaded> resolve(const JitModuleState &M, JitKernelState &K,
     if (!M.Ctx)
       throw Error("the JitModule of " + M.Name + " was made without a Context: "
                   "it cannot autotune " + K.Sig.name);
-    Index = autotune(M, K, Spec, Key, G, S, Args, Count);
+    if (!G) // Timing needs the launch's grid.
+      throw Error(K.Sig.name + " is tuned by @autotune and has not been tuned for these "
+                               "arguments yet: launch it before asking for its kernel");
+    Index = autotune(M, K, Spec, Key, *G, S, Args, Count);
     std::lock_guard<std::mutex> Lock(K.Mutex);
     K.Tuned[Key] = *Index;
   }
@@ -518,7 +577,6 @@ std::shared_ptr<JitModuleState> makeState(std::optional<Context> Ctx, std::strin
     throw Error("unsupported JitOptions::Arch '" + State->Arch +
                 "' (expected sm_80, sm_90 or sm_90a)");
   State->Ctx = std::move(Ctx);
-  State->SourceHash = ptxHash(Source);
   State->Source = std::move(Source);
   State->Name = std::move(Name);
   State->Options = std::move(Options);
@@ -545,7 +603,7 @@ std::string jitCacheDir(const JitOptions &Options) {
     return Dir + "/tilec";
   if (std::string Home = env("HOME"); !Home.empty())
     return Home + "/.cache/tilec";
-  return "/tmp/tilec-cache";
+  return "/tmp/tilec-cache-" + std::to_string(::getuid());
 }
 
 JitModule JitModule::fromFile(const Context &Ctx, const std::string &Path,
@@ -640,7 +698,7 @@ void JitKernel::launchImpl(const LaunchGrid &G, const Stream &S,
   }
   if (!L) {
     std::string Computed = Key; // resolve() may launch (autotuning).
-    std::shared_ptr<JitLoaded> Resolved = resolve(*Module, K, Options, Args, Count, G, S);
+    std::shared_ptr<JitLoaded> Resolved = resolve(*Module, K, Options, Args, Count, &G, S);
     L = Resolved.get();
     std::lock_guard<std::mutex> Lock(K.Mutex);
     K.Launched.emplace(std::move(Computed), std::move(Resolved));
@@ -651,7 +709,7 @@ void JitKernel::launchImpl(const LaunchGrid &G, const Stream &S,
 Kernel JitKernel::specialize(const LaunchOptions &Options, const std::vector<Arg> &Args,
                              const Stream &S) const {
   return resolve(*Module, *Module->Kernels[Index], Options, Args.data(), Args.size(),
-                 Grid{}, S)
+                 nullptr, S)
       ->K;
 }
 

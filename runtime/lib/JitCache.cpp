@@ -67,6 +67,16 @@ bool writeAll(int Fd, const std::string &Data) {
   return true;
 }
 
+/// The process's file-creation mask, read once (umask() sets it too).
+mode_t processUmask() {
+  static const mode_t Mask = [] {
+    mode_t M = ::umask(022);
+    ::umask(M);
+    return M;
+  }();
+  return Mask;
+}
+
 } // namespace
 
 std::string DiskCache::pathFor(const std::string &Key) const {
@@ -127,7 +137,7 @@ bool DiskCache::store(const std::string &Key, const std::vector<std::string> &Pa
     Error = "cannot create a file in '" + Dir + "': " + std::strerror(errno);
     return false;
   }
-  ::fchmod(Fd, 0644);
+  ::fchmod(Fd, 0666 & ~processUmask()); // mkstemp's 0600, widened as the umask allows.
   bool Ok = writeAll(Fd, Text);
   Ok = (::close(Fd) == 0) && Ok;
   if (Ok && ::rename(Temp.c_str(), Final.c_str()) == 0)

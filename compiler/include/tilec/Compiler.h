@@ -160,6 +160,9 @@ void registerCommandLineOptions();
 /// tilec's version, e.g. "0.9.0".
 std::string version();
 
+/// The LLVM version tilec was built with, e.g. "22.1.8".
+std::string llvmVersion();
+
 /// True when `arch` is a target tilec compiles for.
 bool isSupportedArch(std::string_view arch);
 

@@ -23,6 +23,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 
@@ -71,6 +72,8 @@ void tilec::registerCommandLineOptions() {
 }
 
 std::string tilec::version() { return TILEC_VERSION; }
+
+std::string tilec::llvmVersion() { return LLVM_VERSION_STRING; }
 
 bool tilec::isSupportedArch(std::string_view arch) {
   return mlir::tilec::isSupportedArch(llvm::StringRef(arch.data(), arch.size()));
@@ -238,11 +241,11 @@ void compileKernels(Session &session, const CompileOptions &options,
 
   mlir::DialectRegistry registry;
   mlir::tilec::registerTilecDialects(registry);
-  mlir::MLIRContext context(registry);
+  // No thread pool per compilation: a kernel's passes run on one thread, and
+  // the JIT may compile on several threads at once.
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
   context.printOpOnDiagnostic(false); // Users read their source line instead.
-  if (options.dumpIRAfterAll)
-    context.disableMultithreading(); // IR printing needs one thread.
   mlir::SourceMgrDiagnosticHandler renderer(session.sourceMgr, &context, session.os);
   collectMLIRDiagnostics(context, session);
   mlir::OwningOpRef<mlir::ModuleOp> module =

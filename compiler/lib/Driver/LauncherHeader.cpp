@@ -50,11 +50,15 @@ std::string rawLiteral(llvm::StringRef text, llvm::StringRef base) {
   return "R\"" + delimiter + "(" + text.str() + ")" + delimiter + "\"";
 }
 
-/// A C++ name for the kernel parameter `name`: with "_" appended while it
-/// is a C++ keyword or one of the launcher's own names.
+/// A C++ name for a kernel or parameter `name`: with "_" appended while it
+/// is a C++ keyword or one of the header's own names.
 std::string cppName(llvm::StringRef name) {
   static const llvm::StringSet<> reserved = {
-      "tilec_grid", "tilec_stream", "tilec_kernel", "alignas", "alignof", "and",
+      "tilec_grid", "tilec_stream", "tilec_kernel", "module", "Ptx", "Metadata",
+      "alignas", "alignof", "and", "and_eq", "bitand", "bitor", "char8_t", "char16_t",
+      "char32_t", "co_await", "co_return", "co_yield", "compl", "concept", "consteval",
+      "constinit", "const_cast", "dynamic_cast", "not_eq", "or_eq", "reinterpret_cast",
+      "requires", "static_assert", "static_cast", "thread_local", "wchar_t", "xor_eq",
       "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const",
       "constexpr", "continue", "decltype", "default", "delete", "do", "double",
       "else", "enum", "explicit", "export", "extern", "false", "float", "for",
@@ -120,7 +124,8 @@ std::string tilec::emitLauncherHeader(const CompileResult &result,
   const llvm::json::Array *kernels = root->getArray("kernels");
   for (const llvm::json::Value &value : kernels ? *kernels : llvm::json::Array()) {
     const llvm::json::Object *kernel = value.getAsObject();
-    llvm::StringRef name = kernel->getString("name").value_or("");
+    llvm::StringRef ptxName = kernel->getString("name").value_or("");
+    std::string name = cppName(ptxName);
     std::string params, args;
     const llvm::json::Array *list = kernel->getArray("params");
     for (const llvm::json::Value &param : list ? *list : llvm::json::Array()) {
@@ -148,7 +153,7 @@ std::string tilec::emitLauncherHeader(const CompileResult &result,
        << "class " << name << " {\n"
        << "public:\n"
        << "  explicit " << name << "(const tile::Context &Ctx)\n"
-       << "      : tilec_kernel(module(Ctx).kernel(\"" << name << "\")) {}\n"
+       << "      : tilec_kernel(module(Ctx).kernel(\"" << ptxName << "\")) {}\n"
        << "  /// Launches on a grid in a stream; the arguments are checked as\n"
        << "  /// tile::Kernel::launch checks them.\n"
        << "  void operator()(const tile::Grid &tilec_grid, const tile::Stream &tilec_stream"

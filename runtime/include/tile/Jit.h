@@ -137,8 +137,9 @@ public:
     launchImpl(G, S, Options, Args.data(), Args.size());
   }
 
-  /// The compiled kernel these arguments and options launch (compiling or
-  /// autotuning it first when needed), e.g. to read its resources().
+  /// The compiled kernel these arguments and options launch (compiling it
+  /// first when needed), e.g. to read its resources(). An @autotune kernel
+  /// must have been launched (tuned) for such arguments first.
   Kernel specialize(const LaunchOptions &Options, const std::vector<Arg> &Args,
                     const Stream &S = Stream()) const;
   /// Compiles the specialization for \p Args without loading it: needs no

@@ -92,6 +92,22 @@ TEST(JitCompile, SpecializesOnArgumentsAndCaches) {
                    .FromDiskCache);
 }
 
+TEST(JitCompile, KeysTellConstexprsApart) {
+  // Values that would read alike if keys were joined without lengths.
+  tile::JitOptions O = freshOptions("keys");
+  tile::JitKernel K = tile::JitModule::fromSource(
+                          "@jit\ndef k(x: *fp32, A: constexpr = 'a', B: constexpr = 'b'):\n"
+                          "    pass\n",
+                          "k.tile", O)
+                          .kernel("k");
+  std::vector<tile::Arg> Args = {tile::DevicePtr(0, "fp32")};
+  tile::JitCompiled Two = K.compile({{{"A", "x"}, {"B", "y"}}, {}, {}}, Args);
+  tile::JitCompiled One = K.compile({{{"A", "x';B='y"}}, {}, {}}, Args);
+  EXPECT_FALSE(One.FromDiskCache);
+  EXPECT_NE(One.Metadata.find("\"B\": \"b\""), std::string::npos) << One.Metadata;
+  EXPECT_NE(Two.Metadata.find("\"B\": \"y\""), std::string::npos) << Two.Metadata;
+}
+
 TEST(JitCompile, CorruptEntryIsRebuilt) {
   tile::JitOptions O = freshOptions("corrupt");
   tile::JitKernel K = tile::JitModule::fromSource(kAdd, "add.tile", O).kernel("add_kernel");
@@ -191,6 +207,9 @@ TEST(JitCompile, ErrorsSayWhatIsWrong) {
         .compile({}, {tile::DevicePtr(0, "fp16"), 4});
   });
   EXPECT_EQ(Annotated, "argument 1 'x' of k: expected *fp32, got *fp16");
+  EXPECT_EQ(errorOf([&] { K.compile({{{"n_elements", 4}}, {}, {}}, addArgs(0x10000, 64)); }),
+            "LaunchOptions of add_kernel set 'n_elements', which is not a constexpr "
+            "parameter of it");
   tile::AutotuneSpec Spec;
   Spec.Configs = {{{{"n_elements", 4}}, {}, {}}};
   EXPECT_EQ(errorOf([&] { K.setAutotune(Spec); }),

@@ -116,6 +116,19 @@ bool isSpecializedInteger(const TileType &T) {
   }
 }
 
+/// The value class an argument specializes on: its --specialize spelling
+/// ("none" for a pointer not 16-byte aligned, "1", "16"), or "" when the
+/// compiler's default applies.
+const char *valueClass(const Arg &A) {
+  const TileType &T = A.type();
+  if (T.IsPointer)
+    return A.address() % 16 == 0 ? "" : "none";
+  if (!isSpecializedInteger(T))
+    return "";
+  std::int64_t V = A.intValue();
+  return V == 1 ? "1" : V % 16 == 0 ? "16" : "";
+}
+
 /// What one launch compiles with, in the compiler's text forms.
 struct Specialization {
   std::vector<std::string> Defines, Signature, Specializations;
@@ -171,16 +184,8 @@ Specialization specialize(const JitKernelState &K, const LaunchOptions &Options,
     const TileType &T = Args[I].type();
     if (P.type.empty())
       Spec.Signature.push_back(P.name + "=" + T.str());
-    if (T.IsPointer) {
-      if (Args[I].address() % 16 != 0)
-        Spec.Specializations.push_back(P.name + "=none");
-    } else if (isSpecializedInteger(T)) {
-      std::int64_t V = Args[I].intValue();
-      if (V == 1)
-        Spec.Specializations.push_back(P.name + "=1");
-      else if (V % 16 == 0)
-        Spec.Specializations.push_back(P.name + "=16");
-    }
+    if (const char *Class = valueClass(Args[I]); *Class)
+      Spec.Specializations.push_back(P.name + "=" + Class);
   }
   for (const auto &[Name, Value] : Options.Values) {
     bool Constexpr = std::any_of(K.Sig.params.begin(), K.Sig.params.end(),
@@ -491,18 +496,10 @@ void fastKey(const JitKernelState &K, const LaunchOptions &Options, const Arg *A
   appendBytes(Key, Count);
   for (std::size_t I = 0; I < Count; ++I) {
     const TileType &T = Args[I].type();
-    char Class = 0;
-    if (T.IsPointer)
-      Class = Args[I].address() % 16 == 0 ? 1 : 2;
-    else if (!isSpecializedInteger(T))
-      Class = 0;
-    else if (std::int64_t V = Args[I].intValue(); V == 1)
-      Class = 3;
-    else if (V % 16 == 0)
-      Class = 4;
     Key += static_cast<char>(T.Elem);
     Key += static_cast<char>(T.IsPointer);
-    Key += Class;
+    Key += valueClass(Args[I]);
+    Key += '\0';
   }
   for (std::size_t I : K.KeyArgs)
     if (I < Count && !Args[I].type().IsPointer)

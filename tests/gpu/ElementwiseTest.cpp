@@ -71,7 +71,21 @@ INSTANTIATE_TEST_SUITE_P(
                   [](double X) { return 1 / (1 + std::exp(-X)); }, 1e-7, 1e-5},
         UnaryCase{"erf", -3, 3, [](double X) { return std::erf(X); }, 1e-6,
                   1e-5},
-        UnaryCase{"neg", -100, 100, [](double X) { return -X; }, 0, 0}),
+        UnaryCase{"neg", -100, 100, [](double X) { return -X; }, 0, 0},
+        // libdevice functions (libdevice.NAME, tl.math.NAME).
+        UnaryCase{"log1p", -0.9f, 100, [](double X) { return std::log1p(X); },
+                  1e-7, 1e-5},
+        UnaryCase{"expm1", -5, 5, [](double X) { return std::expm1(X); }, 1e-7,
+                  1e-5},
+        UnaryCase{"powi", -10, 10, [](double X) { return X * X * X; }, 1e-6,
+                  1e-5},
+        UnaryCase{"isnan", 0, 3,
+                  [](double X) { return X - 1 < 0 ? -1.0 : 1.0; }, 0, 0},
+        UnaryCase{"rint", -100, 100, [](double X) { return std::nearbyint(X); },
+                  0, 0},
+        // fp16 arguments compute in fp32 and round back to fp16.
+        UnaryCase{"half_tanh", -3, 3, [](double X) { return std::tanh(X); },
+                  2e-3, 2e-3}),
     unaryName);
 
 /// One three-input function of k_ternary.
@@ -129,7 +143,27 @@ INSTANTIATE_TEST_SUITE_P(
                     [](double X, double Y, double Z) {
                       return (X * Y - Z) / (std::fabs(Y) + 2) + 0.5 * X - 1;
                     },
-                    5e-6, 1e-5}),
+                    5e-6, 1e-5},
+        TernaryCase{"atan2",
+                    [](double X, double Y, double) { return std::atan2(X, Y); },
+                    1e-6, 1e-5},
+        TernaryCase{"pow",
+                    [](double X, double Y, double) {
+                      return std::pow(std::fabs(X) + 0.5, Y);
+                    },
+                    1e-6, 1e-5},
+        // Correctly rounded: the float quotient of the float operands.
+        TernaryCase{"div_rn",
+                    [](double X, double, double Z) {
+                      return static_cast<float>(
+                          X / static_cast<float>(std::fabs(Z) + 1.0f));
+                    },
+                    0, 0},
+        TernaryCase{"hypot",
+                    [](double X, double Y, double Z) {
+                      return std::hypot(X, Y) + std::copysign(Z, X);
+                    },
+                    1e-6, 1e-5}),
     ternaryName);
 
 using CastTest = gputest::GpuTest<>;

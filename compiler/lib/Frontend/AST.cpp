@@ -146,3 +146,12 @@ const ForeignImport *Module::lookupForeign(llvm::StringRef name) const {
       return &import;
   return nullptr;
 }
+
+std::string Module::expandTritonAlias(llvm::StringRef dotted) const {
+  auto [root, rest] = dotted.split('.');
+  auto it = tritonAliases.find(root.str());
+  if (it == tritonAliases.end())
+    return dotted.str();
+  return rest.empty() && !dotted.contains('.') ? it->second
+                                               : it->second + "." + rest.str();
+}

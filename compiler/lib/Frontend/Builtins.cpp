@@ -71,6 +71,8 @@ std::vector<BuiltinInfo> buildTable() {
   add(B::Minimum, "minimum", {req("x"), req("y")}, Method);
   add(B::Where, "where", {req("condition"), req("x"), req("y")});
   add(B::Clamp, "clamp", {req("x"), req("min"), req("max")}, Method);
+  // Not reachable by name: Sema builds it for libdevice functions.
+  add(B::LibdeviceCall, "<libdevice>", {req("symbol")}, Variadic);
   add(B::Sum, "sum",
       {req("input"), opt("axis"), opt("keep_dims", falseValue()), opt("dtype")},
       Method);

@@ -99,6 +99,13 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
   case B::Sigmoid:
   case B::Erf:
     return generateUnaryMath(call, where);
+  case B::LibdeviceCall: {
+    llvm::SmallVector<Value> operands;
+    if (!generateArgs(call, operands, /*first=*/1))
+      return nullptr;
+    return mlir::tile::ExternElementwiseOp::create(
+        builder, where, result, operands, call.getConstArg(0).getString());
+  }
   case B::Fma:
   case B::Maximum:
   case B::Minimum:

@@ -101,6 +101,8 @@ private:
   StmtPtr parseFor();
   StmtPtr parseWhile();
   StmtPtr parseExprStatement();
+  /// `name: annotation = value` after the colon (only constexpr matters).
+  StmtPtr parseAnnotatedAssign(SourceLoc loc, ExprPtr target);
   bool checkAssignTarget(const Expr &target);
 
   // Expressions.
@@ -191,6 +193,12 @@ std::unique_ptr<Module> Parser::parseModule() {
         module->functions.push_back(std::move(function));
       }
       break;
+    case TokenKind::String:
+      // A docstring or another bare string: ignored, as in a function body.
+      while (consumeIf(TokenKind::String))
+        ;
+      expect(TokenKind::Newline, "after a string at the top level");
+      break;
     case TokenKind::Indent:
       error(tok().loc, "unexpected indent");
       break;
@@ -232,9 +240,14 @@ void Parser::parseImport(Module &module) {
   std::string name;
   // Records `bound` (a name the import binds) when `from` is a module tilec
   // cannot read.
-  auto record = [&](const std::string &from, const std::string &bound, SourceLoc loc) {
+  // `path` is the dotted name `bound` stands for (a module or a module's
+  // attribute).
+  auto record = [&](const std::string &from, const std::string &bound,
+                    const std::string &path, SourceLoc loc) {
     if (!isKnownModule(from))
       module.foreignImports.push_back({bound, from, loc});
+    else if (from == "triton" || llvm::StringRef(from).starts_with("triton."))
+      module.tritonAliases[bound] = path;
   };
   auto parseAlias = [&](std::string &bound) {
     if (!consumeIf(TokenKind::kw_as))
@@ -249,8 +262,9 @@ void Parser::parseImport(Module &module) {
       if (!parseDottedName(name, "in import"))
         return;
       std::string bound = llvm::StringRef(name).split('.').first.str();
+      std::string root = bound;
       parseAlias(bound);
-      record(name, bound, loc);
+      record(name, bound, bound == root ? root : name, loc);
     } while (!failed && consumeIf(TokenKind::Comma));
   } else {
     consume(); // 'from'
@@ -263,10 +277,11 @@ void Parser::parseImport(Module &module) {
           break;
         SourceLoc loc = tok().loc;
         std::string bound = is(TokenKind::Identifier) ? tok().text.str() : "";
+        std::string path = name + "." + bound;
         if (!expect(TokenKind::Identifier, "in from-import"))
           return;
         parseAlias(bound);
-        record(name, bound, loc);
+        record(name, bound, path, loc);
       } while (!failed && consumeIf(TokenKind::Comma));
       if (paren && !failed)
         expect(TokenKind::RParen, "to close the import list");
@@ -286,10 +301,12 @@ void Parser::parseGlobal(Module &module) {
     SourceLoc loc = tok().loc;
     if (!parseDottedName(annotation, "as the annotation of '" + global.name + "'"))
       return;
+    // Python's own types annotate host constants as well (`GROUP: int = 4`).
     if (annotation != "constexpr" && annotation != "tl.constexpr" &&
-        annotation != "triton.language.constexpr") {
-      error(loc, "a module-level name may only be annotated constexpr, got '" +
-                     annotation + "'");
+        annotation != "triton.language.constexpr" && annotation != "int" &&
+        annotation != "float" && annotation != "bool") {
+      error(loc, "a module-level name may only be annotated constexpr, int, float "
+                 "or bool, got '" + annotation + "'");
       return;
     }
   }
@@ -390,6 +407,11 @@ bool Parser::parseAnnotation(Param &param) {
     param.annotation = ParamAnnotation::Constexpr;
     return true;
   }
+  // Python's int and float and tl.tensor say no more than an unannotated
+  // parameter: the type comes from --signature or the launch, as in Triton.
+  if (!pointer && (name == "int" || name == "float" || name == "tl.tensor" ||
+                   name == "triton.language.tensor"))
+    return true;
   std::optional<ScalarKind> kind = parseScalarKindName(name);
   if (!kind)
     return error(loc, "unknown type '" + llvm::Twine(pointer ? "*" : "") + name +
@@ -596,6 +618,31 @@ bool Parser::checkAssignTarget(const Expr &target) {
   return error(target.getLoc(), "cannot assign to this expression"), false;
 }
 
+StmtPtr Parser::parseAnnotatedAssign(SourceLoc loc, ExprPtr target) {
+  if (!llvm::isa<NameExpr>(*target))
+    return error(target->getLoc(), "an annotated assignment needs a single name "
+                                   "as its target");
+  ExprPtr annotation = parseExpr();
+  if (!annotation)
+    return nullptr;
+  if (!is(TokenKind::Equal))
+    return error(tok().loc, "an annotation without a value ('x: type') is not "
+                            "supported; write 'x: type = value'");
+  consume();
+  ExprPtr value = parseExprList();
+  if (!value)
+    return nullptr;
+  // Only constexpr means something here; other annotations (tl.tensor,
+  // int, ...) document the value and are ignored, as Triton does.
+  bool constexprOnly = false;
+  if (auto *attr = llvm::dyn_cast<AttributeExpr>(annotation.get()))
+    constexprOnly = attr->getName() == "constexpr";
+  else if (auto *name = llvm::dyn_cast<NameExpr>(annotation.get()))
+    constexprOnly = name->getName() == "constexpr";
+  return std::make_unique<AssignStmt>(loc, std::move(target), std::move(value),
+                                      constexprOnly);
+}
+
 StmtPtr Parser::parseExprStatement() {
   SourceLoc loc = tok().loc;
   ExprPtr expr = parseExprList();
@@ -638,9 +685,8 @@ StmtPtr Parser::parseExprStatement() {
       return nullptr;
     return std::make_unique<AugAssignStmt>(loc, op, std::move(expr), std::move(value));
   }
-  if (is(TokenKind::Colon))
-    return error(tok().loc, "annotated assignments ('x: type = value') are not "
-                            "supported");
+  if (consumeIf(TokenKind::Colon))
+    return parseAnnotatedAssign(loc, std::move(expr));
   return std::make_unique<ExprStmt>(loc, std::move(expr));
 }
 

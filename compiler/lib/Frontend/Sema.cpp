@@ -291,7 +291,14 @@ void Sema::bind(llvm::StringRef name, SourceLoc loc, ExprPtr value) {
 void Sema::analyzeAssign(const AssignStmt &stmt) {
   const Expr &target = stmt.getTarget();
   if (auto *name = llvm::dyn_cast<NameExpr>(&target)) {
-    bind(name->getName(), name->getLoc(), analyzeExpr(stmt.getValue()));
+    ExprPtr value = analyzeExpr(stmt.getValue());
+    if (value && stmt.isConstexprOnly() && !getConstexpr(*value)) {
+      diag.error(stmt.getValue().getLoc(),
+                 "'" + name->getName() + "' is annotated constexpr, but its value is "
+                 "a runtime " + value->getType().str());
+      value = nullptr;
+    }
+    bind(name->getName(), name->getLoc(), std::move(value));
     return;
   }
   // Tuple targets: evaluate every value first, then bind (Python order).

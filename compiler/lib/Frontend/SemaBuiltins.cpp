@@ -7,7 +7,28 @@
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
 
+#include "tilec/Frontend/Libdevice.h"
+
 using namespace tilec;
+
+/// The libdevice function a callee's full dotted `path` names, or null:
+/// NAME in a libdevice module (tl.math.NAME only where NAME is no builtin,
+/// since tl.math.exp is the builtin exp), and the core functions Triton
+/// implements with libdevice (tl.umulhi, tl.div_rn, tl.sqrt_rn).
+static const LibdeviceFunction *lookupLibdeviceCallee(llvm::StringRef path) {
+  auto [module, name] = path.rsplit('.');
+  if (module.empty() || name.empty())
+    return nullptr;
+  if (isLibdeviceModule(module)) {
+    if (module.ends_with(".math") && lookupBuiltin(path))
+      return nullptr;
+    return lookupLibdeviceFunction(name);
+  }
+  if ((module == "tl" || module == "triton.language") &&
+      (name == "umulhi" || name == "div_rn" || name == "sqrt_rn"))
+    return lookupLibdeviceFunction(name);
+  return nullptr;
+}
 
 ExprPtr Sema::makeCall(SourceLoc loc, Builtin builtin, std::vector<ExprPtr> args,
                        Type type) {
@@ -29,7 +50,15 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
     }
     if (const FunctionDef *def = module.lookup(calleeName))
       return callDeviceFunction(*def, call);
-    if (!(builtin = lookupBuiltin(calleeName))) {
+    std::string path = module.expandTritonAlias(calleeName);
+    if (path != calleeName) {
+      if (const LibdeviceFunction *function = lookupLibdeviceCallee(path))
+        return analyzeLibdeviceCall(*function, call, calleeName);
+      builtin = lookupBuiltin(path);
+    } else {
+      builtin = lookupBuiltin(calleeName);
+    }
+    if (!builtin) {
       if (!reportForeignName(calleeName, callee.getLoc()))
         diag.error(callee.getLoc(), "unknown function '" + calleeName + "'");
       return nullptr;
@@ -39,13 +68,22 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
     llvm::StringRef root = llvm::StringRef(dotted).split('.').first;
     if (!dotted.empty() && !scope.count(root) && !blockPointers.count(root)) {
       calleeName = dotted;
-      if (root != "tl" && root != "triton") {
+      std::string path = module.expandTritonAlias(dotted);
+      llvm::StringRef pathRoot = llvm::StringRef(path).split('.').first;
+      if (pathRoot != "tl" && pathRoot != "triton") {
         if (!reportForeignName(root, callee.getLoc()))
           diag.error(callee.getLoc(), "unknown name '" + root + "'");
         return nullptr;
       }
-      if (!(builtin = lookupBuiltin(dotted))) {
-        diag.error(callee.getLoc(), "unknown builtin '" + dotted + "'");
+      if (const LibdeviceFunction *function = lookupLibdeviceCallee(path))
+        return analyzeLibdeviceCall(*function, call, calleeName);
+      if (!(builtin = lookupBuiltin(path))) {
+        auto [module, name] = llvm::StringRef(path).rsplit('.');
+        diag.error(callee.getLoc(),
+                   isLibdeviceModule(module)
+                       ? "unknown libdevice function '" + name.str() + "' (in '" +
+                             dotted + "')"
+                       : "unknown builtin '" + dotted + "'");
         return nullptr;
       }
     } else {

@@ -81,12 +81,11 @@ bool Sema::bindArguments(const FunctionDef &def, const CallExpr &call,
     const Param &param = def.params[i];
     ExprPtr &value = values[i];
     const ConstValue *constant = getConstexpr(*value);
-    if (param.annotation == ParamAnnotation::Constexpr && !constant) {
-      diag.error(value->getLoc(), "argument '" + param.name + "' of '" + fname +
-                                      "' must be a constexpr, but it is a runtime " +
-                                      value->getType().str());
-      ok = false;
-    } else if (param.annotation == ParamAnnotation::Type) {
+    // A constexpr-annotated parameter of a device function takes a runtime
+    // value as it is (Triton specializes helpers on their arguments; its
+    // attention tutorial passes tiles there); a use that needs a constexpr
+    // reports it.
+    if (param.annotation == ParamAnnotation::Type) {
       if (constant && constant->isNumber() && !param.type.isPointer()) {
         value = coerce(std::move(value), param.type.getElement(), {});
         ok &= value != nullptr;

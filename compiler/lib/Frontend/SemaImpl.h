@@ -15,6 +15,8 @@
 
 namespace tilec {
 
+struct LibdeviceFunction;
+
 /// The largest tile, in elements (Triton's limit).
 constexpr int64_t kMaxTileElements = int64_t(1) << 20;
 
@@ -203,6 +205,9 @@ private:
   bool checkCarried(llvm::StringRef name, const Type &type, SourceLoc loopLoc,
                     llvm::StringRef what);
 
+  /// A call of a libdevice function (SemaLibdevice.cpp).
+  ExprPtr analyzeLibdeviceCall(const LibdeviceFunction &function,
+                               const CallExpr &call, llvm::StringRef calleeName);
   ExprPtr analyzeBuiltin(Builtin builtin, const CallExpr &call,
                          llvm::StringRef calleeName, ExprPtr self);
   bool normalizeArgs(Builtin builtin, const CallExpr &call,

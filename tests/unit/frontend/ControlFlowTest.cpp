@@ -440,10 +440,10 @@ INSTANTIATE_TEST_SUITE_P(
             "@kernel\ndef k(x_ptr: *fp32):\n    tl.store(x_ptr, f(1.0, z=2))\n",
             "test.tile:5:28: error: 'f' has no parameter named 'z'"},
         ControlFlowError{
-            "def f(x, N: constexpr):\n    return x\n"
+            "def f(x, N: constexpr):\n    return tl.arange(0, N)\n"
             "@kernel\ndef k(x_ptr: *fp32, n: i32):\n    tl.store(x_ptr, f(1.0, n))\n",
-            "test.tile:5:28: error: argument 'N' of 'f' must be a constexpr, "
-            "but it is a runtime i32"},
+            "test.tile:2:25: error: 'N' must be a constexpr (it is the end of arange), but it "
+            "is a runtime i32"},
         ControlFlowError{"def f(x: i32):\n    return x\n"
                          "@kernel\ndef k(x_ptr: *fp32):\n    tl.store(x_ptr, f(x_ptr))\n",
                          "test.tile:5:23: error: argument 'x' of 'f' is annotated i32, "

@@ -244,7 +244,7 @@ INSTANTIATE_TEST_SUITE_P(
                    "NAME = value is allowed at the top level), got '+='"},
         ParseError{"x: i32 = 1\n",
                    "test.tile:1:4: error: a module-level name may only be annotated "
-                   "constexpr, got 'i32'"},
+                   "constexpr, int, float or bool, got 'i32'"},
         ParseError{"x = 1\nx = 2\n",
                    "test.tile:2:1: error: redefinition of module-level 'x'"},
         ParseError{"def f():\n    if x\n        pass\n",
@@ -283,9 +283,12 @@ INSTANTIATE_TEST_SUITE_P(
                    "test.tile:2:14: error: expected ':' after a dict key, got integer literal 1"},
         ParseError{"def f():\n    x = a in b\n",
                    "test.tile:2:11: error: the 'in' operator is not supported"},
-        ParseError{"def f():\n    x: i32 = 1\n",
-                   "test.tile:2:6: error: annotated assignments ('x: type = value') "
-                   "are not supported"},
+        ParseError{"def f():\n    x: i32\n",
+                   "test.tile:2:11: error: an annotation without a value ('x: type') "
+                   "is not supported; write 'x: type = value'"},
+        ParseError{"def f():\n    x[0]: i32 = 1\n",
+                   "test.tile:2:5: error: an annotated assignment needs a single name "
+                   "as its target"},
         ParseError{"def f(*args): pass\n",
                    "test.tile:1:7: error: '*', '**' and '/' parameters are not "
                    "supported"},

@@ -23,6 +23,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Casting.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -369,14 +370,19 @@ private:
 /// Typed tree: the target is a NameExpr with a Variable and the value's type.
 class AssignStmt : public Stmt {
 public:
-  AssignStmt(SourceLoc loc, ExprPtr target, ExprPtr value)
-      : Stmt(Kind::Assign, loc), target(std::move(target)), value(std::move(value)) {}
+  AssignStmt(SourceLoc loc, ExprPtr target, ExprPtr value,
+             bool constexprOnly = false)
+      : Stmt(Kind::Assign, loc), target(std::move(target)), value(std::move(value)),
+        constexprOnly(constexprOnly) {}
   const Expr &getTarget() const { return *target; }
   const Expr &getValue() const { return *value; }
+  /// Written `name: tl.constexpr = value`: the value must be a constexpr.
+  bool isConstexprOnly() const { return constexprOnly; }
   static bool classof(const Stmt *s) { return s->getKind() == Kind::Assign; }
 
 private:
   ExprPtr target, value;
+  bool constexprOnly;
 };
 
 /// `target op= value` (syntactic only; Sema rewrites to an AssignStmt).
@@ -644,12 +650,20 @@ public:
   std::vector<std::unique_ptr<FunctionDef>> functions;
   std::vector<GlobalDef> globals;
   std::vector<ForeignImport> foreignImports;
+  /// Names that imports of triton's modules bind, with the dotted path each
+  /// stands for: `tl` -> `triton.language` (`import triton.language as
+  /// tl`), `libdevice` -> `triton.language.extra.libdevice` (`from
+  /// triton.language.extra import libdevice`).
+  std::map<std::string, std::string> tritonAliases;
   /// The function named `name`, or null.
   const FunctionDef *lookup(llvm::StringRef name) const;
   /// The module-level constant named `name`, or null.
   const GlobalDef *lookupGlobal(llvm::StringRef name) const;
   /// The foreign import that binds `name`, or null.
   const ForeignImport *lookupForeign(llvm::StringRef name) const;
+  /// `dotted` with its first component replaced by the path a triton
+  /// import bound to it (unchanged when there is none).
+  std::string expandTritonAlias(llvm::StringRef dotted) const;
 };
 
 } // namespace tilec

@@ -89,6 +89,8 @@ enum class Builtin {
   // Math.
   Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Sin, Cos, Tanh, Abs, Floor, Ceil,
   Sigmoid, Erf, Fma, Maximum, Minimum, Where, Clamp,
+  // A libdevice function: (symbol, args...), typed by SemaLibdevice.cpp.
+  LibdeviceCall,
   // Reductions and scans.
   Sum, Max, Min, Argmax, Argmin, Cumsum,
   // Matrix.

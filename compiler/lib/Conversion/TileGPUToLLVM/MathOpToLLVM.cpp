@@ -7,12 +7,16 @@
 // the f64 transcendentals) call NVIDIA's libdevice (`__nv_sinf`, ...), which
 // the PTX target links in. What is not handled here (sqrt, abs, floor, ceil,
 // fma, maxnumf, ...) falls to the upstream arith- and math-to-LLVM patterns,
-// which NVPTX lowers to exact instructions.
+// which NVPTX lowers to exact instructions. tile.extern_elementwise (the
+// libdevice functions a kernel names, `libdevice.pow(x, y)`) becomes one call
+// per element.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Conversion/TileGPUToLLVM/ExternalFunctions.h"
 #include "tilec/Conversion/TileGPUToLLVM/Patterns.h"
+#include "tilec/Conversion/TileGPUToLLVM/Utility.h"
+#include "tilec/Dialect/Tile/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -149,6 +153,42 @@ struct DivFOpConversion : OpConversionPattern<arith::DivFOp> {
   }
 };
 
+/// A call of `symbol` on the elements at each index of the operands.
+struct ExternElementwiseOpConversion
+    : OpConversionPattern<tile::ExternElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ExternElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elementType = getElementTypeOrSelf(op.getType());
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOp(op, callExternalFunction(loc, rewriter, op,
+                                                  op.getSymbol(), elementType,
+                                                  adaptor.getSrcs()));
+      return success();
+    }
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "result type not convertible");
+    SmallVector<SmallVector<Value>> perOperand;
+    for (Value src : adaptor.getSrcs())
+      perOperand.push_back(unpackElements(loc, src, rewriter));
+    size_t count = cast<LLVM::LLVMStructType>(resultType).getBody().size();
+    SmallVector<Value> results;
+    for (size_t i = 0; i < count; ++i) {
+      SmallVector<Value> args;
+      for (const SmallVector<Value> &elements : perOperand)
+        args.push_back(elements[i]);
+      results.push_back(callExternalFunction(loc, rewriter, op, op.getSymbol(),
+                                             elementType, args));
+    }
+    rewriter.replaceOp(op, packElements(loc, results, resultType, rewriter));
+    return success();
+  }
+};
+
 /// Registers the libdevice lowering of `OpTy`.
 template <typename OpTy>
 void addLibdevice(RewritePatternSet &patterns, TypeConverter &converter,
@@ -165,8 +205,9 @@ void mlir::tilec::populateMathOpToLLVMPatterns(
   patterns.add<Exp2BasedOpConversion<math::ExpOp>>(
       converter, context, 1.4426950408889634 /* log2(e) */);
   patterns.add<Exp2BasedOpConversion<math::Exp2Op>>(converter, context, 1.0);
-  patterns.add<DivFOpConversion, RsqrtOpConversion>(converter, context,
-                                                    kTilePatternBenefit);
+  patterns.add<DivFOpConversion, RsqrtOpConversion,
+               ExternElementwiseOpConversion>(converter, context,
+                                              kTilePatternBenefit);
   // f32 name (also used for f16/bf16), f64 name.
   addLibdevice<math::SinOp>(patterns, converter, "__nv_sinf", "__nv_sin");
   addLibdevice<math::CosOp>(patterns, converter, "__nv_cosf", "__nv_cos");

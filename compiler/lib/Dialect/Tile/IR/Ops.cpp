@@ -96,6 +96,17 @@ LogicalResult AddPtrOp::verify() {
                          "offset");
 }
 
+LogicalResult ExternElementwiseOp::verify() {
+  if (!getSymbol().starts_with("__nv_"))
+    return emitOpError("symbol '") << getSymbol()
+                                   << "' is not a libdevice function (__nv_...)";
+  for (Value src : getSrcs())
+    if (failed(verifySameShape(*this, src.getType(), getResult().getType(),
+                               "operand")))
+      return failure();
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
   Type expected = getPointeeType(getPtr().getType());
   if (getResult().getType() != expected)

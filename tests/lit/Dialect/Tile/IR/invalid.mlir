@@ -126,3 +126,19 @@ func.func @reduce_sources_differ(%x: tensor<64xf32, #l1>, %y: tensor<64xi32, #l4
   }) {axis = 0 : i32} : (tensor<64xf32, #l1>, tensor<64xi32, #l4>) -> (f32, i32)
   return
 }
+
+// -----
+
+func.func @extern_not_libdevice(%x: f32) -> f32 {
+  // expected-error @+1 {{symbol 'sinf' is not a libdevice function (__nv_...)}}
+  %0 = tile.extern_elementwise "sinf"(%x) : (f32) -> f32
+  return %0 : f32
+}
+
+// -----
+
+func.func @extern_shapes(%x: tensor<64xf32>, %y: tensor<32xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{all non-scalar operands/results must have the same shape and base type}}
+  %0 = tile.extern_elementwise "__nv_powf"(%x, %y) : (tensor<64xf32>, tensor<32xf32>) -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}

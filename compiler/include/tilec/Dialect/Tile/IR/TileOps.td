@@ -2,8 +2,9 @@
 //
 // Indexing (program_id, make_range), shape (splat, broadcast, expand_dims,
 // trans, reshape), pointer arithmetic (addptr), global memory access (load,
-// store, atomics), cross-element work (reduce, scan, dot), compiler hints and
-// debugging (print, assert, barrier).
+// store, atomics), cross-element work (reduce, scan, dot), calls of libdevice
+// functions (extern_elementwise), compiler hints and debugging (print,
+// assert, barrier).
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,6 +133,24 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let assemblyFormat = [{
     $ptr `,` $value (`mask` $mask^)? attr-dict `:` functional-type(operands, results)
   }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// External functions
+//===----------------------------------------------------------------------===//
+
+def Tile_ExternElementwiseOp : Tile_Op<"extern_elementwise", [Pure, Elementwise]> {
+  let summary = "A pure scalar function outside the kernel, applied element by element";
+  let description = [{
+    Calls `symbol` (a function of NVIDIA's libdevice, `__nv_...`) on the
+    elements at one index of every operand. Operands and the result are all
+    scalars or all tiles of one shape; their element types are the
+    function's own (the front end has converted them).
+  }];
+  let arguments = (ins Variadic<Tile_Value>:$srcs, StrAttr:$symbol);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$symbol `(` $srcs `)` attr-dict `:` functional-type($srcs, $result)";
   let hasVerifier = 1;
 }
 

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -53,6 +54,9 @@ struct JitKernelState {
   std::unordered_map<std::string, std::shared_ptr<JitLoaded>> Launched;
   /// @autotune: indices into the arguments of the key parameters.
   std::vector<std::size_t> KeyArgs;
+  /// @triton.heuristics: indices into the arguments of the runtime
+  /// parameters they read (their values become part of the key).
+  std::vector<std::size_t> HeuristicArgs;
 };
 
 struct JitModuleState {
@@ -131,14 +135,14 @@ const char *valueClass(const Arg &A) {
 
 /// What one launch compiles with, in the compiler's text forms.
 struct Specialization {
-  std::vector<std::string> Defines, Signature, Specializations;
+  std::vector<std::string> Defines, Signature, Specializations, ArgumentValues;
   std::optional<unsigned> NumWarps, NumStages;
 
   /// Everything above, each item prefixed by its length, so that no two
   /// specializations share a key (the in-memory and disk keys).
   std::string key() const {
     std::string K;
-    for (const auto *List : {&Defines, &Signature, &Specializations}) {
+    for (const auto *List : {&Defines, &Signature, &Specializations, &ArgumentValues}) {
       K += std::to_string(List->size()) + "[";
       for (const std::string &Item : *List)
         K += std::to_string(Item.size()) + ":" + Item;
@@ -162,6 +166,7 @@ struct Specialization {
     add(Signature, "; ");
     add(Specializations, "; specialized ");
     add(Defines, "; ");
+    add(ArgumentValues, "; heuristics read ");
     if (NumWarps)
       Text += "; num_warps=" + std::to_string(*NumWarps);
     if (NumStages)
@@ -169,6 +174,31 @@ struct Specialization {
     return Text;
   }
 };
+
+/// The value of the scalar argument \p A as the compiler reads it ("4096",
+/// "0.5"); heuristics read it.
+std::string scalarText(const Arg &A) {
+  const TileType &T = A.type();
+  if (T.Elem == ScalarKind::FP32 || T.Elem == ScalarKind::FP64) {
+    double Value;
+    if (T.Elem == ScalarKind::FP32) {
+      float F;
+      std::memcpy(&F, A.data(), sizeof(F));
+      Value = F;
+    } else {
+      std::memcpy(&Value, A.data(), sizeof(Value));
+    }
+    char Buffer[32];
+    std::snprintf(Buffer, sizeof(Buffer), "%.17g", Value);
+    std::string Text = Buffer;
+    return Text.find_first_of(".eEn") == std::string::npos ? Text + ".0" : Text;
+  }
+  if (T.Elem == ScalarKind::FP16 || T.Elem == ScalarKind::BF16)
+    throw Error("a heuristic reads a 16-bit float argument; pass it as fp32");
+  if (T.Elem == ScalarKind::U64)
+    return std::to_string(static_cast<std::uint64_t>(A.intValue()));
+  return std::to_string(A.intValue());
+}
 
 /// The name of kernel \p K's runtime parameter \p I.
 const std::string &paramName(const JitKernelState &K, std::size_t I) {
@@ -197,6 +227,9 @@ Specialization specialize(const JitKernelState &K, const LaunchOptions &Options,
                   "', which is not a constexpr parameter of it");
     Spec.Defines.push_back(Name + "=" + defineText(Value));
   }
+  for (std::size_t I : K.HeuristicArgs)
+    if (!Args[I].type().IsPointer)
+      Spec.ArgumentValues.push_back(paramName(K, I) + "=" + scalarText(Args[I]));
   Spec.NumWarps = Options.NumWarps;
   Spec.NumStages = Options.NumStages;
   return Spec;
@@ -277,6 +310,7 @@ std::optional<JitCompiled> compileSpecialization(const JitModuleState &M,
   Options.defines = Spec.Defines;
   Options.signature = Spec.Signature;
   Options.specializations = Spec.Specializations;
+  Options.argumentValues = Spec.ArgumentValues;
   Options.numWarps = Spec.NumWarps;
   Options.numStages = Spec.NumStages;
   std::string Dir;
@@ -501,9 +535,10 @@ void fastKey(const JitKernelState &K, const LaunchOptions &Options, const Arg *A
     Key += valueClass(Args[I]);
     Key += '\0';
   }
-  for (std::size_t I : K.KeyArgs)
-    if (I < Count && !Args[I].type().IsPointer)
-      Key.append(static_cast<const char *>(Args[I].data()), 8);
+  for (const std::vector<std::size_t> *Indices : {&K.KeyArgs, &K.HeuristicArgs})
+    for (std::size_t I : *Indices)
+      if (I < Count && !Args[I].type().IsPointer)
+        Key.append(static_cast<const char *>(Args[I].data()), 8);
   appendBytes(Key, Options.Values.size());
   for (const auto &[Name, Value] : Options.Values) {
     appendBytes(Key, Name.size());
@@ -584,6 +619,7 @@ std::shared_ptr<JitModuleState> makeState(std::optional<Context> Ctx, std::strin
       if (!K->Sig.params[I].isConstexpr)
         K->RuntimeParams.push_back(I);
     K->KeyArgs = argIndices(*K, K->Sig.key);
+    K->HeuristicArgs = argIndices(*K, K->Sig.heuristicInputs);
     State->Kernels.push_back(std::move(K));
   }
   return State;

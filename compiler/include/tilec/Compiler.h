@@ -58,6 +58,10 @@ struct CompileOptions {
   std::vector<std::string> signature;
   /// --specialize: "NAME=16", "NAME=1" or "NAME=none".
   std::vector<std::string> specializations;
+  /// "NAME=VALUE": values of runtime scalar arguments that
+  /// @triton.heuristics read (the JIT passes each launch's; see
+  /// KernelSignature::heuristicInputs).
+  std::vector<std::string> argumentValues;
   /// --num-warps / --num-stages: override the decorator's.
   std::optional<unsigned> numWarps, numStages;
   /// --fp-fusion.
@@ -139,6 +143,9 @@ struct KernelSignature {
   std::vector<std::string> key, resetToZero, restoreValue;
   /// @autotune's warmup and rep, in milliseconds.
   unsigned warmupMs = 25, repMs = 100;
+  /// The runtime parameters whose values @triton.heuristics read: a
+  /// compilation needs them in CompileOptions::argumentValues.
+  std::vector<std::string> heuristicInputs;
 };
 
 /// The kernels of a source.

@@ -14,6 +14,7 @@
 
 #include "tilec/Frontend/ASTPrinter.h"
 #include "tilec/Frontend/Autotune.h"
+#include "tilec/Frontend/Heuristics.h"
 #include "tilec/Frontend/MLIRGen.h"
 #include "tilec/Frontend/Parser.h"
 #include "tilec/Target/PTX.h"
@@ -93,9 +94,12 @@ public:
             llvm::StringRef(source.data(), source.size()),
             llvm::StringRef(name.data(), name.size())),
         llvm::SMLoc());
-    diag.setObserver([this](bool isError, SourceLoc loc, llvm::StringRef message) {
+    diag.setObserver([this](llvm::SourceMgr::DiagKind kind, SourceLoc loc,
+                            llvm::StringRef message) {
       LineColumn where = diag.resolve(loc);
-      record(isError ? Diagnostic::Severity::Error : Diagnostic::Severity::Note,
+      record(kind == llvm::SourceMgr::DK_Error     ? Diagnostic::Severity::Error
+             : kind == llvm::SourceMgr::DK_Warning ? Diagnostic::Severity::Warning
+                                                   : Diagnostic::Severity::Note,
              where.file, where.line, where.column, message);
     });
   }
@@ -146,6 +150,15 @@ SemaOptions readSemaOptions(const CompileOptions &options, Session &session) {
       session.optionError("-D " + define.first + " is given twice");
     else
       sema.defines.push_back(std::move(define));
+  }
+  for (const std::string &text : options.argumentValues) {
+    std::pair<std::string, ConstValue> value;
+    std::string error;
+    if (!parseDefine(text, value, error) || !value.second.isNumber())
+      session.optionError("bad argument value '" + text + "': " +
+                          (error.empty() ? "expected NAME=NUMBER" : error));
+    else
+      sema.argumentValues.push_back(std::move(value));
   }
   for (const std::string &text : options.specializations) {
     std::string error;
@@ -403,6 +416,12 @@ SourceSignature tilec::inspectSource(std::string_view source, std::string_view s
       kernel.warmupMs = spec->warmupMs;
       kernel.repMs = spec->repMs;
     }
+    for (const Heuristic &heuristic : readHeuristics(*ast, *function, session.diag))
+      for (const std::string &input : getHeuristicInputs(heuristic))
+        if (llvm::any_of(function->params, [&](const Param &p) {
+              return p.name == input && p.annotation != ParamAnnotation::Constexpr;
+            }) && !llvm::is_contained(kernel.heuristicInputs, input))
+          kernel.heuristicInputs.push_back(input);
     result.kernels.push_back(std::move(kernel));
   }
   return result;

@@ -91,6 +91,11 @@ IfExpr::IfExpr(SourceLoc loc, ExprPtr cond, ExprPtr thenValue, ExprPtr elseValue
   addChildHeight(this->elseValue.get());
 }
 
+LambdaExpr::LambdaExpr(SourceLoc loc, std::vector<std::string> params, ExprPtr body)
+    : Expr(Kind::Lambda, loc), params(std::move(params)), body(std::move(body)) {
+  addChildHeight(this->body.get());
+}
+
 TupleExpr::TupleExpr(SourceLoc loc, std::vector<ExprPtr> elements, bool list)
     : Expr(Kind::Tuple, loc), elements(std::move(elements)), list(list) {
   for (const ExprPtr &element : this->elements)
@@ -154,4 +159,51 @@ std::string Module::expandTritonAlias(llvm::StringRef dotted) const {
     return dotted.str();
   return rest.empty() && !dotted.contains('.') ? it->second
                                                : it->second + "." + rest.str();
+}
+
+bool tilec::anySubExpr(const Expr *expr, llvm::function_ref<bool(const Expr &)> test) {
+  if (!expr)
+    return false;
+  if (test(*expr))
+    return true;
+  auto any = [&](auto &&range, auto get) {
+    return llvm::any_of(range, [&](const auto &item) { return anySubExpr(get(item), test); });
+  };
+  switch (expr->getKind()) {
+  case Expr::Kind::Attribute:
+    return anySubExpr(&llvm::cast<AttributeExpr>(expr)->getBase(), test);
+  case Expr::Kind::Call: {
+    auto *call = llvm::cast<CallExpr>(expr);
+    return anySubExpr(&call->getCallee(), test) ||
+           any(call->getArgs(), [](const CallArg &arg) { return arg.value.get(); });
+  }
+  case Expr::Kind::Subscript: {
+    auto *subscript = llvm::cast<SubscriptExpr>(expr);
+    return anySubExpr(&subscript->getBase(), test) ||
+           any(subscript->getIndices(), [](const ExprPtr &index) { return index.get(); });
+  }
+  case Expr::Kind::Slice: {
+    auto *slice = llvm::cast<SliceExpr>(expr);
+    return anySubExpr(slice->getLower(), test) || anySubExpr(slice->getUpper(), test) ||
+           anySubExpr(slice->getStep(), test);
+  }
+  case Expr::Kind::Unary:
+    return anySubExpr(&llvm::cast<UnaryExpr>(expr)->getOperand(), test);
+  case Expr::Kind::Binary: {
+    auto *binary = llvm::cast<BinaryExpr>(expr);
+    return anySubExpr(&binary->getLHS(), test) || anySubExpr(&binary->getRHS(), test);
+  }
+  case Expr::Kind::IfExp: {
+    auto *ifExpr = llvm::cast<IfExpr>(expr);
+    return anySubExpr(&ifExpr->getCond(), test) || anySubExpr(&ifExpr->getThen(), test) ||
+           anySubExpr(&ifExpr->getElse(), test);
+  }
+  case Expr::Kind::Lambda:
+    return anySubExpr(&llvm::cast<LambdaExpr>(expr)->getBody(), test);
+  case Expr::Kind::Tuple:
+    return any(llvm::cast<TupleExpr>(expr)->getElements(),
+               [](const ExprPtr &e) { return e.get(); });
+  default:
+    return false; // Leaves; typed nodes do not occur in a syntactic tree.
+  }
 }

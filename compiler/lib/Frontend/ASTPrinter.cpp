@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Frontend/ASTPrinter.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 using namespace tilec;
 
 namespace {
@@ -84,6 +86,9 @@ void Printer::printExpr(const Expr &expr, unsigned indent, llvm::StringRef label
   case Expr::Kind::Tuple:
     out << (llvm::cast<TupleExpr>(expr).isList() ? "List" : "Tuple");
     break;
+  case Expr::Kind::Lambda:
+    out << "Lambda " << llvm::join(llvm::cast<LambdaExpr>(expr).getParams(), ", ");
+    break;
   case Expr::Kind::BuiltinCall:
     out << "BuiltinCall "
         << getBuiltinInfo(llvm::cast<BuiltinCallExpr>(expr).getBuiltin()).name;
@@ -144,6 +149,9 @@ void Printer::printExpr(const Expr &expr, unsigned indent, llvm::StringRef label
   case Expr::Kind::Tuple:
     for (const ExprPtr &element : llvm::cast<TupleExpr>(expr).getElements())
       printExpr(*element, inner);
+    break;
+  case Expr::Kind::Lambda:
+    printExpr(llvm::cast<LambdaExpr>(expr).getBody(), inner);
     break;
   case Expr::Kind::BuiltinCall: {
     auto &call = llvm::cast<BuiltinCallExpr>(expr);

@@ -122,11 +122,14 @@ std::vector<BuiltinInfo> buildTable() {
        opt("bitcast", falseValue())},
       Method);
   add(B::Constexpr, "constexpr", {req("value")});
+  // triton.next_power_of_2, which heuristics and constexpr code call.
+  add(B::NextPowerOf2, "next_power_of_2", {req("n")});
   add(B::PyRange, "range", {req("arg1"), opt("arg2"), opt("step")}, Python);
   add(B::PyMin, "min", {}, Python | Variadic);
   add(B::PyMax, "max", {}, Python | Variadic);
   add(B::PyFloat, "float", {req("x")}, Python);
   add(B::PyInt, "int", {req("x")}, Python);
+  add(B::PyBool, "bool", {req("x")}, Python);
   return table;
 }
 
@@ -150,7 +153,7 @@ const BuiltinInfo &tilec::getBuiltinInfo(Builtin kind) {
 std::optional<Builtin> tilec::lookupBuiltin(llvm::StringRef name) {
   bool hadPrefix = false;
   for (llvm::StringRef prefix :
-       {"triton.language.math.", "triton.language.", "tl.math.", "tl."}) {
+       {"triton.language.math.", "triton.language.", "tl.math.", "tl.", "triton."}) {
     if (name.consume_front(prefix)) {
       hadPrefix = true;
       break;

@@ -9,26 +9,37 @@
 
 using namespace tilec;
 
-void DiagnosticEngine::error(SourceLoc loc, const llvm::Twine &message) {
-  ++numErrors;
+/// Prints `message` of `kind` at `loc` (without a position when `loc` is
+/// invalid: errors about the command line) and tells the observer.
+static void report(llvm::SourceMgr &srcMgr, llvm::raw_ostream &os,
+                   const DiagnosticEngine::Observer &observer,
+                   llvm::SourceMgr::DiagKind kind, SourceLoc loc,
+                   const llvm::Twine &message) {
   if (observer)
-    observer(true, loc, message.str());
-  // Errors about the command line have no location: "error: message".
-  if (!loc.isValid()) {
-    llvm::WithColor::error(*os) << message << "\n";
+    observer(kind, loc, message.str());
+  if (loc.isValid()) {
+    srcMgr.PrintMessage(os, loc, kind, message);
     return;
   }
-  srcMgr.PrintMessage(*os, loc, llvm::SourceMgr::DK_Error, message);
+  switch (kind) {
+  case llvm::SourceMgr::DK_Error: llvm::WithColor::error(os); break;
+  case llvm::SourceMgr::DK_Warning: llvm::WithColor::warning(os); break;
+  default: llvm::WithColor::note(os); break;
+  }
+  os << message << "\n";
+}
+
+void DiagnosticEngine::error(SourceLoc loc, const llvm::Twine &message) {
+  ++numErrors;
+  report(srcMgr, *os, observer, llvm::SourceMgr::DK_Error, loc, message);
+}
+
+void DiagnosticEngine::warning(SourceLoc loc, const llvm::Twine &message) {
+  report(srcMgr, *os, observer, llvm::SourceMgr::DK_Warning, loc, message);
 }
 
 void DiagnosticEngine::note(SourceLoc loc, const llvm::Twine &message) {
-  if (observer)
-    observer(false, loc, message.str());
-  if (!loc.isValid()) {
-    llvm::WithColor::note(*os) << message << "\n";
-    return;
-  }
-  srcMgr.PrintMessage(*os, loc, llvm::SourceMgr::DK_Note, message);
+  report(srcMgr, *os, observer, llvm::SourceMgr::DK_Note, loc, message);
 }
 
 LineColumn DiagnosticEngine::resolve(SourceLoc loc) const {

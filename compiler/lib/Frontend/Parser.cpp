@@ -101,6 +101,8 @@ private:
   StmtPtr parseFor();
   StmtPtr parseWhile();
   StmtPtr parseExprStatement();
+  /// `lambda a, b: body`.
+  ExprPtr parseLambda();
   /// `name: annotation = value` after the colon (only constexpr matters).
   StmtPtr parseAnnotatedAssign(SourceLoc loc, ExprPtr target);
   bool checkAssignTarget(const Expr &target);
@@ -724,9 +726,27 @@ ExprPtr Parser::parseExprList() {
   return checkHeight(std::make_unique<TupleExpr>(loc, std::move(elements), false));
 }
 
+ExprPtr Parser::parseLambda() {
+  SourceLoc loc = tok().loc;
+  consume(); // 'lambda'
+  std::vector<std::string> params;
+  while (is(TokenKind::Identifier)) {
+    params.push_back(tok().text.str());
+    consume();
+    if (!consumeIf(TokenKind::Comma))
+      break;
+  }
+  if (!expect(TokenKind::Colon, "after the parameters of a lambda"))
+    return nullptr;
+  ExprPtr body = parseExpr();
+  if (!body)
+    return nullptr;
+  return checkHeight(std::make_unique<LambdaExpr>(loc, std::move(params), std::move(body)));
+}
+
 ExprPtr Parser::parseExpr() {
   if (is(TokenKind::kw_lambda))
-    return error(tok().loc, "lambda expressions are not supported");
+    return parseLambda();
   ExprPtr value = parseBinary(PrecOr);
   if (!value || !is(TokenKind::kw_if))
     return value;
@@ -991,7 +1011,7 @@ ExprPtr Parser::parseAtom() {
   case TokenKind::Ellipsis:
     return error(loc, "'...' is not supported");
   case TokenKind::kw_lambda:
-    return error(loc, "lambda expressions are not supported");
+    return parseLambda();
   default:
     return error(loc, "expected an expression, got " + describe(token));
   }

@@ -9,6 +9,7 @@
 #include "SemaImpl.h"
 
 #include "tilec/Frontend/Autotune.h"
+#include "tilec/Frontend/Heuristics.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -53,8 +54,12 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
   // @autotune is checked here; one of its configs is compiled at a time,
   // its values given as -D (the JIT does that for every config).
   std::optional<AutotuneSpec> autotune = readAutotune(def, diag);
+  std::vector<Heuristic> heuristics = readHeuristics(module, def, diag);
+  auto heuristicFor = [&](llvm::StringRef name) {
+    return llvm::any_of(heuristics, [&](const Heuristic &h) { return h.name == name; });
+  };
   for (const Decorator &decorator : def.decorators) {
-    if (isAutotuneDecorator(decorator.name))
+    if (isAutotuneDecorator(decorator.name) || isHeuristicsDecorator(decorator.name))
       continue;
     llvm::StringRef name = decorator.name, last = name.rsplit('.').second;
     if (last.empty())
@@ -70,6 +75,16 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
       std::optional<unsigned> *slot = arg.keyword == "num_warps"    ? &numWarps
                                       : arg.keyword == "num_stages" ? &numStages
                                                                     : nullptr;
+      // Triton's options that change how its JIT caches or calls a kernel,
+      // not the kernel's code.
+      if (llvm::is_contained({"do_not_specialize", "do_not_specialize_on_alignment",
+                              "debug", "noinline", "repr", "launch_metadata"},
+                             arg.keyword)) {
+        diag.warning(arg.loc, "option '" + arg.keyword + "' of @" + name +
+                                  " is ignored: tilec compiles the kernel as if it "
+                                  "were absent");
+        continue;
+      }
       if (!slot) {
         diag.error(arg.loc, arg.keyword.empty()
                                 ? llvm::Twine("options of @") + name + " must be keywords"
@@ -171,6 +186,9 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
       kp.isConstexpr = true;
       if (define) {
         kp.value = define->second;
+      } else if (heuristicFor(param.name)) {
+        instance->params.push_back(std::move(kp)); // Its value comes below.
+        continue;
       } else if (param.defaultValue) {
         ExprPtr value = analyzeExpr(*param.defaultValue);
         const ConstValue *constant = value ? getConstexpr(*value) : nullptr;
@@ -238,6 +256,9 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
     }
     instance->params.push_back(std::move(kp));
   }
+  for (const Heuristic &h : heuristics)
+    if (!llvm::any_of(options.defines, [&](const auto &d) { return d.first == h.name; }))
+      evaluateHeuristic(h, def, *instance);
 
   analyzeBlock(def.body);
   kernel = nullptr;
@@ -286,6 +307,63 @@ void Sema::bind(llvm::StringRef name, SourceLoc loc, ExprPtr value) {
   auto target = std::make_unique<NameExpr>(loc, name.str(), var);
   target->setType(binding.type);
   out->push_back(std::make_unique<AssignStmt>(loc, std::move(target), std::move(value)));
+}
+
+void Sema::evaluateHeuristic(const Heuristic &h, const FunctionDef &def,
+                             KernelInstance &instance) {
+  heuristic = &h;
+  ExprPtr value = analyzeExpr(*h.body);
+  heuristic = nullptr;
+  const ConstValue *constant = value ? getConstexpr(*value) : nullptr;
+  if (value && !constant)
+    diag.error(h.loc, "the heuristic for '" + h.name + "' of kernel '" + def.getName() +
+                          "' gives a runtime " + value->getType().str() +
+                          ", not a compile-time value");
+  if (!constant) {
+    scope[h.name].poisoned = true;
+    return;
+  }
+  for (KernelParam &kp : instance.params)
+    if (kp.name == h.name)
+      kp.value = *constant;
+  scope[h.name] = Binding{*constant, nullptr, Type::getConstexpr(), false};
+}
+
+ExprPtr Sema::analyzeHeuristicArgument(const SubscriptExpr &expr) {
+  const auto *key = expr.getIndices().size() == 1
+                        ? llvm::dyn_cast<ConstantExpr>(expr.getIndices()[0].get())
+                        : nullptr;
+  if (!key || !key->getValue().isString()) {
+    diag.error(expr.getLoc(), "index the arguments of a heuristic with a parameter "
+                              "name: " + heuristic->argsName + "[\"n\"]");
+    return nullptr;
+  }
+  std::string name = key->getValue().getString().str();
+  for (const auto &[known, value] : options.argumentValues)
+    if (known == name)
+      return makeConstant(expr.getLoc(), value);
+  auto it = scope.find(name);
+  const FunctionDef &def = *function->def;
+  bool isParam = llvm::any_of(def.params, [&](const Param &p) { return p.name == name; });
+  if (!isParam || it == scope.end()) {
+    diag.error(key->getLoc(), isParam ? "the heuristic for '" + heuristic->name +
+                                            "' reads '" + name + "', which a later "
+                                            "heuristic sets"
+                                      : "'" + name + "' is not a parameter of kernel '" +
+                                            def.getName().str() + "'");
+    return nullptr;
+  }
+  const Binding &binding = it->second;
+  if (binding.var && !binding.type.isPointer()) {
+    diag.error(key->getLoc(), "the heuristic for '" + heuristic->name + "' reads the "
+                              "runtime argument '" + name + "', whose value is not "
+                              "known when compiling: give it with -D " +
+                              heuristic->name + "=VALUE (the JIT evaluates it at "
+                              "each launch)");
+    return nullptr;
+  }
+  NameExpr reference(expr.getLoc(), name);
+  return analyzeName(reference);
 }
 
 void Sema::analyzeAssign(const AssignStmt &stmt) {

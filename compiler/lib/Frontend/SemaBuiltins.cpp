@@ -700,6 +700,27 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
     return makeConstant(loc, ConstValue::getInt(value->isFloat() ? static_cast<int64_t>(f)
                                                                  : value->getInt()));
   }
+  case B::PyBool: {
+    const ConstValue *value = getConstexpr(*args[0]);
+    if (!value) {
+      diag.error(args[0]->getLoc(), "not supported yet: bool() of a runtime value "
+                                    "(compare it: 'x != 0')");
+      return nullptr;
+    }
+    return makeConstant(loc, ConstValue::getBool(value->isTruthy()));
+  }
+  case B::NextPowerOf2: {
+    std::optional<int64_t> n = requireConstInt(*args[0], "the argument of next_power_of_2");
+    if (!n)
+      return nullptr;
+    if (*n > (int64_t(1) << 62)) {
+      diag.error(args[0]->getLoc(), "next_power_of_2(" + llvm::Twine(*n) +
+                                        ") does not fit in 64 bits");
+      return nullptr;
+    }
+    return makeConstant(loc, ConstValue::getInt(
+                                 *n <= 1 ? 1 : int64_t(llvm::NextPowerOf2(*n - 1))));
+  }
   case B::Constexpr: {
     if (!getConstexpr(*args[0])) {
       diag.error(args[0]->getLoc(), "tl.constexpr() needs a compile-time value");

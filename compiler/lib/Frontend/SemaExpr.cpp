@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
 
+#include "tilec/Frontend/Heuristics.h"
+
 #include <limits>
 
 using namespace tilec;
@@ -170,6 +172,10 @@ ExprPtr Sema::analyzeExpr(const Expr &expr) {
     return analyzeTuple(llvm::cast<TupleExpr>(expr));
   case Expr::Kind::Slice:
     diag.error(expr.getLoc(), "slices are only allowed inside subscripts");
+    return nullptr;
+  case Expr::Kind::Lambda:
+    diag.error(expr.getLoc(), "lambda expressions are only supported as the values "
+                              "of @triton.heuristics");
     return nullptr;
   case Expr::Kind::BuiltinCall:
   case Expr::Kind::Convert:
@@ -494,6 +500,10 @@ ExprPtr Sema::analyzeTuple(const TupleExpr &expr) {
 }
 
 ExprPtr Sema::analyzeSubscript(const SubscriptExpr &expr) {
+  if (heuristic)
+    if (const auto *name = llvm::dyn_cast<NameExpr>(&expr.getBase()))
+      if (name->getName() == heuristic->argsName && !scope.count(name->getName()))
+        return analyzeHeuristicArgument(expr);
   ExprPtr base = analyzeExpr(expr.getBase());
   if (!base)
     return nullptr;

@@ -16,6 +16,7 @@
 namespace tilec {
 
 struct LibdeviceFunction;
+struct Heuristic;
 
 /// The largest tile, in elements (Triton's limit).
 constexpr int64_t kMaxTileElements = int64_t(1) << 20;
@@ -205,6 +206,13 @@ private:
   bool checkCarried(llvm::StringRef name, const Type &type, SourceLoc loopLoc,
                     llvm::StringRef what);
 
+  /// Evaluates `h` in the kernel's scope and binds its parameter.
+  void evaluateHeuristic(const Heuristic &h, const FunctionDef &def,
+                         KernelInstance &instance);
+  /// `args["NAME"]` inside the heuristic being evaluated.
+  ExprPtr analyzeHeuristicArgument(const SubscriptExpr &expr);
+  /// The heuristic being evaluated, or null.
+  const Heuristic *heuristic = nullptr;
   /// A call of a libdevice function (SemaLibdevice.cpp).
   ExprPtr analyzeLibdeviceCall(const LibdeviceFunction &function,
                                const CallExpr &call, llvm::StringRef calleeName);

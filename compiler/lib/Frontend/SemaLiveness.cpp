@@ -13,51 +13,6 @@
 
 using namespace tilec;
 
-/// Is `test` true of `expr` (syntactic) or of an expression inside it?
-static bool anyExpr(const Expr *expr, llvm::function_ref<bool(const Expr &)> test) {
-  if (!expr)
-    return false;
-  if (test(*expr))
-    return true;
-  auto any = [&](auto &&range, auto get) {
-    return llvm::any_of(range, [&](const auto &item) { return anyExpr(get(item), test); });
-  };
-  switch (expr->getKind()) {
-  case Expr::Kind::Attribute:
-    return anyExpr(&llvm::cast<AttributeExpr>(expr)->getBase(), test);
-  case Expr::Kind::Call: {
-    auto *call = llvm::cast<CallExpr>(expr);
-    return anyExpr(&call->getCallee(), test) ||
-           any(call->getArgs(), [](const CallArg &arg) { return arg.value.get(); });
-  }
-  case Expr::Kind::Subscript: {
-    auto *subscript = llvm::cast<SubscriptExpr>(expr);
-    return anyExpr(&subscript->getBase(), test) ||
-           any(subscript->getIndices(), [](const ExprPtr &index) { return index.get(); });
-  }
-  case Expr::Kind::Slice: {
-    auto *slice = llvm::cast<SliceExpr>(expr);
-    return anyExpr(slice->getLower(), test) || anyExpr(slice->getUpper(), test) ||
-           anyExpr(slice->getStep(), test);
-  }
-  case Expr::Kind::Unary:
-    return anyExpr(&llvm::cast<UnaryExpr>(expr)->getOperand(), test);
-  case Expr::Kind::Binary: {
-    auto *binary = llvm::cast<BinaryExpr>(expr);
-    return anyExpr(&binary->getLHS(), test) || anyExpr(&binary->getRHS(), test);
-  }
-  case Expr::Kind::IfExp: {
-    auto *ifExpr = llvm::cast<IfExpr>(expr);
-    return anyExpr(&ifExpr->getCond(), test) || anyExpr(&ifExpr->getThen(), test) ||
-           anyExpr(&ifExpr->getElse(), test);
-  }
-  case Expr::Kind::Tuple:
-    return any(llvm::cast<TupleExpr>(expr)->getElements(),
-               [](const ExprPtr &e) { return e.get(); });
-  default:
-    return false; // Leaves; typed nodes do not occur in a syntactic tree.
-  }
-}
 
 static bool anyInBlock(const Block &block, llvm::function_ref<bool(const Expr &)> test);
 
@@ -66,31 +21,31 @@ static bool anyInBlock(const Block &block, llvm::function_ref<bool(const Expr &)
 static bool anyInStmt(const Stmt &stmt, llvm::function_ref<bool(const Expr &)> test) {
   switch (stmt.getKind()) {
   case Stmt::Kind::Expr:
-    return anyExpr(&llvm::cast<ExprStmt>(stmt).getExpr(), test);
+    return anySubExpr(&llvm::cast<ExprStmt>(stmt).getExpr(), test);
   case Stmt::Kind::Assign:
-    return anyExpr(&llvm::cast<AssignStmt>(stmt).getValue(), test);
+    return anySubExpr(&llvm::cast<AssignStmt>(stmt).getValue(), test);
   case Stmt::Kind::AugAssign: {
     auto &aug = llvm::cast<AugAssignStmt>(stmt);
-    return anyExpr(&aug.getTarget(), test) || anyExpr(&aug.getValue(), test);
+    return anySubExpr(&aug.getTarget(), test) || anySubExpr(&aug.getValue(), test);
   }
   case Stmt::Kind::If: {
     auto &ifStmt = llvm::cast<IfStmt>(stmt);
-    return anyExpr(&ifStmt.getCond(), test) || anyInBlock(ifStmt.getThen(), test) ||
+    return anySubExpr(&ifStmt.getCond(), test) || anyInBlock(ifStmt.getThen(), test) ||
            anyInBlock(ifStmt.getElse(), test);
   }
   case Stmt::Kind::For: {
     auto &forStmt = llvm::cast<ForStmt>(stmt);
-    return anyExpr(&forStmt.getIter(), test) || anyInBlock(forStmt.getBody(), test);
+    return anySubExpr(&forStmt.getIter(), test) || anyInBlock(forStmt.getBody(), test);
   }
   case Stmt::Kind::While: {
     auto &whileStmt = llvm::cast<WhileStmt>(stmt);
-    return anyExpr(&whileStmt.getCond(), test) || anyInBlock(whileStmt.getBody(), test);
+    return anySubExpr(&whileStmt.getCond(), test) || anyInBlock(whileStmt.getBody(), test);
   }
   case Stmt::Kind::Return:
-    return anyExpr(llvm::cast<ReturnStmt>(stmt).getValue(), test);
+    return anySubExpr(llvm::cast<ReturnStmt>(stmt).getValue(), test);
   case Stmt::Kind::Assert: {
     auto &assert = llvm::cast<AssertStmt>(stmt);
-    return anyExpr(&assert.getCond(), test) || anyExpr(assert.getMessage(), test);
+    return anySubExpr(&assert.getCond(), test) || anySubExpr(assert.getMessage(), test);
   }
   default:
     return false;
@@ -111,7 +66,7 @@ static auto readsName(llvm::StringRef name) {
 
 /// Does `expr` (syntactic) read `name`?
 static bool exprReads(const Expr *expr, llvm::StringRef name) {
-  return anyExpr(expr, readsName(name));
+  return anySubExpr(expr, readsName(name));
 }
 
 /// Does `block` (syntactic) read `name`?

@@ -274,8 +274,9 @@ INSTANTIATE_TEST_SUITE_P(
                    "test.tile:2:5: error: 'class' statements are not supported"},
         ParseError{"def f():\n    else:\n",
                    "test.tile:2:5: error: 'else' without a matching 'if'"},
-        ParseError{"def f():\n    x = lambda: 1\n",
-                   "test.tile:2:9: error: lambda expressions are not supported"},
+        ParseError{"def f():\n    x = lambda a b: 1\n",
+                   "test.tile:2:18: error: expected ':' after the parameters of a "
+                   "lambda, got identifier 'b'"},
         ParseError{"def f():\n    x = {1}\n",
                    "test.tile:2:10: error: dict keys must be string literals (as in "
                    "triton.Config({'BLOCK_SIZE': 128})); set literals are not supported"},

@@ -225,8 +225,11 @@ TEST(SemaErrors, KernelLevelErrors) {
       {"A = tl.arange(0, 4)\n@jit\ndef k(x: *fp32):\n    tl.store(x, A)\n",
        "test.tile:1:5: error: module-level 'A' must be a compile-time constant, got [4] i32"},
       {"@triton.heuristics\n@triton.jit\ndef k():\n    pass\n",
-       "test.tile:1:1: error: unknown decorator '@triton.heuristics'; expected @kernel, "
-       "@jit, @triton.jit or @autotune"},
+       "test.tile:1:1: error: @triton.heuristics needs a dict of parameter names to "
+       "functions ({\"BLOCK\": lambda args: ...})"},
+      {"@triton.foo\n@triton.jit\ndef k():\n    pass\n",
+       "test.tile:1:1: error: unknown decorator '@triton.foo'; expected @kernel, @jit, "
+       "@triton.jit or @autotune"},
       {"@autotune(configs=[config(B=4, n=2)], key=['n'])\n@jit\n"
        "def k(n: i32, B: constexpr):\n    pass\n",
        "test.tile:1:32: error: config sets 'n', which is not a constexpr parameter of "

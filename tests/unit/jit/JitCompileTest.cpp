@@ -108,6 +108,39 @@ TEST(JitCompile, KeysTellConstexprsApart) {
   EXPECT_NE(Two.Metadata.find("\"B\": \"y\""), std::string::npos) << Two.Metadata;
 }
 
+TEST(JitCompile, HeuristicsReadTheLaunchArguments) {
+  // Triton's idiom: constexprs computed from the other arguments.
+  tile::JitOptions O = freshOptions("heuristics");
+  tile::JitKernel K =
+      tile::JitModule::fromSource(
+          "import triton\nimport triton.language as tl\n"
+          "@triton.heuristics({'EVEN': lambda args: args['n'] % args['BLOCK'] == 0,\n"
+          "                    'HAS_Y': lambda args: args['y_ptr'] is not None})\n"
+          "@triton.jit\n"
+          "def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr,\n"
+          "      HAS_Y: tl.constexpr):\n"
+          "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+          "    if EVEN:\n"
+          "        x = tl.load(x_ptr + offs)\n"
+          "    else:\n"
+          "        x = tl.load(x_ptr + offs, mask=offs < n)\n"
+          "    tl.store(y_ptr + offs, x, mask=offs < n)\n",
+          "k.tile", O)
+          .kernel("k");
+  auto args = [](std::int32_t N) {
+    return std::vector<tile::Arg>{tile::DevicePtr(0x10000, "fp32"),
+                                  tile::DevicePtr(0x20000, "fp32"), N};
+  };
+  tile::LaunchOptions Block{{{"BLOCK", 256}}, {}, {}};
+  tile::JitCompiled Even = K.compile(Block, args(4096));
+  EXPECT_NE(Even.Metadata.find("\"EVEN\": true"), std::string::npos) << Even.Metadata;
+  EXPECT_NE(Even.Metadata.find("\"HAS_Y\": true"), std::string::npos) << Even.Metadata;
+  tile::JitCompiled Odd = K.compile(Block, args(4000));
+  EXPECT_NE(Odd.Metadata.find("\"EVEN\": false"), std::string::npos) << Odd.Metadata;
+  // Another value of n is another key, served by the cache when seen before.
+  EXPECT_TRUE(K.compile(Block, args(4096)).FromDiskCache);
+}
+
 TEST(JitCompile, CorruptEntryIsRebuilt) {
   tile::JitOptions O = freshOptions("corrupt");
   tile::JitKernel K = tile::JitModule::fromSource(kAdd, "add.tile", O).kernel("add_kernel");

@@ -20,6 +20,7 @@
 #include "tilec/Frontend/Diagnostics.h"
 #include "tilec/Frontend/Types.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Casting.h"
 
@@ -67,7 +68,7 @@ public:
   enum class Kind {
     // Syntactic (parser output; Constant, Name, Unary, Binary also typed).
     Constant, Name, Attribute, Call, Subscript, Slice, Unary, Binary, IfExp,
-    Tuple,
+    Tuple, Lambda,
     // Produced by Sema only.
     BuiltinCall, Convert, Broadcast,
   };
@@ -273,6 +274,23 @@ private:
   std::vector<ExprPtr> elements;
   bool list;
 };
+
+/// `lambda args: body` (syntactic only): the values of @triton.heuristics.
+class LambdaExpr : public Expr {
+public:
+  LambdaExpr(SourceLoc loc, std::vector<std::string> params, ExprPtr body);
+  llvm::ArrayRef<std::string> getParams() const { return params; }
+  const Expr &getBody() const { return *body; }
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Lambda; }
+
+private:
+  std::vector<std::string> params;
+  ExprPtr body;
+};
+
+/// Is `test` true of the syntactic expression `expr` (may be null) or of an
+/// expression inside it?
+bool anySubExpr(const Expr *expr, llvm::function_ref<bool(const Expr &)> test);
 
 /// A resolved builtin call (typed tree only). `getArgs()` has exactly one
 /// entry per parameter of the builtin's signature (Builtins.h), in

@@ -103,9 +103,9 @@ enum class Builtin {
   // Debugging.
   StaticAssert, StaticPrint, DevicePrint, DeviceAssert, DebugBarrier,
   // Iteration and casts.
-  Range, StaticRange, Cast, Constexpr,
+  Range, StaticRange, Cast, Constexpr, NextPowerOf2,
   // Python builtins (bare names only).
-  PyRange, PyMin, PyMax, PyFloat, PyInt,
+  PyRange, PyMin, PyMax, PyFloat, PyInt, PyBool,
 };
 
 /// One parameter of a builtin's signature.

@@ -29,7 +29,7 @@ struct LineColumn {
   unsigned column = 0;
 };
 
-/// Reports errors and notes through a SourceMgr and counts errors.
+/// Reports errors, warnings and notes through a SourceMgr and counts errors.
 class DiagnosticEngine {
 public:
   /// Messages go to `os` (llvm::errs() by default).
@@ -39,8 +39,11 @@ public:
 
   /// Reports an error at `loc` (an invalid loc prints without a position).
   void error(SourceLoc loc, const llvm::Twine &message);
-  /// Reports a note (attached to the previous error) at `loc`.
+  /// Reports a note (attached to the previous error or warning) at `loc`.
   void note(SourceLoc loc, const llvm::Twine &message);
+  /// Reports a warning at `loc`: the source compiles, but something in it
+  /// has no effect (an option tilec ignores).
+  void warning(SourceLoc loc, const llvm::Twine &message);
 
   /// Number of errors reported so far.
   unsigned getNumErrors() const { return numErrors; }
@@ -52,9 +55,10 @@ public:
   llvm::SourceMgr &getSourceMgr() const { return srcMgr; }
 
   /// Called with every message besides printing it (the compiler library
-  /// returns them as values): whether it is an error, where, and the text.
-  using Observer =
-      std::function<void(bool isError, SourceLoc loc, llvm::StringRef message)>;
+  /// returns them as values): its kind (error, warning or note), where, and
+  /// the text.
+  using Observer = std::function<void(llvm::SourceMgr::DiagKind kind, SourceLoc loc,
+                                      llvm::StringRef message)>;
   void setObserver(Observer newObserver) { observer = std::move(newObserver); }
 
 private:

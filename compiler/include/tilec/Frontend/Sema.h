@@ -55,6 +55,10 @@ struct SemaOptions {
   /// (Triton's kernels leave them out; its JIT takes them from the launch).
   /// An annotated parameter may be named with its own type.
   std::vector<std::pair<std::string, Type>> signature;
+  /// Values of runtime arguments that @triton.heuristics read (the JIT
+  /// passes the launch's); a heuristic reading another runtime scalar is an
+  /// error.
+  std::vector<std::pair<std::string, ConstValue>> argumentValues;
   /// Command-line overrides of the decorator's launch options.
   std::optional<unsigned> numWarps, numStages;
   /// Used when neither the command line nor the decorator gives a value.

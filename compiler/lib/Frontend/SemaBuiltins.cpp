@@ -8,6 +8,8 @@
 #include "SemaImpl.h"
 
 #include "tilec/Frontend/Libdevice.h"
+#include "tilec/Frontend/Parser.h"
+#include "tilec/Frontend/Prelude.h"
 
 using namespace tilec;
 
@@ -28,6 +30,24 @@ static const LibdeviceFunction *lookupLibdeviceCallee(llvm::StringRef path) {
       (name == "umulhi" || name == "div_rn" || name == "sqrt_rn"))
     return lookupLibdeviceFunction(name);
   return nullptr;
+}
+
+const FunctionDef *Sema::lookupPreludeFunction(llvm::StringRef path) {
+  auto [moduleName, name] = path.rsplit('.');
+  if (!llvm::is_contained({"tl", "triton.language", "tl.random", "triton.language.random"},
+                          moduleName) ||
+      !isPreludeFunction(name))
+    return nullptr;
+  if (!prelude) {
+    llvm::SourceMgr &sourceMgr = diag.getSourceMgr();
+    unsigned bufferId = sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(getPreludeSource(), kPreludeBufferName),
+        llvm::SMLoc());
+    prelude = parseFile(bufferId, diag);
+    if (!prelude)
+      return nullptr;
+  }
+  return prelude->lookup(name);
 }
 
 ExprPtr Sema::makeCall(SourceLoc loc, Builtin builtin, std::vector<ExprPtr> args,
@@ -54,6 +74,8 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
     if (path != calleeName) {
       if (const LibdeviceFunction *function = lookupLibdeviceCallee(path))
         return analyzeLibdeviceCall(*function, call, calleeName);
+      if (const FunctionDef *def = lookupPreludeFunction(path))
+        return callDeviceFunction(*def, call);
       builtin = lookupBuiltin(path);
     } else {
       builtin = lookupBuiltin(calleeName);
@@ -77,6 +99,8 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
       }
       if (const LibdeviceFunction *function = lookupLibdeviceCallee(path))
         return analyzeLibdeviceCall(*function, call, calleeName);
+      if (const FunctionDef *def = lookupPreludeFunction(path))
+        return callDeviceFunction(*def, call);
       if (!(builtin = lookupBuiltin(path))) {
         auto [module, name] = llvm::StringRef(path).rsplit('.');
         diag.error(callee.getLoc(),
@@ -90,6 +114,14 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
       if (!(self = analyzeExpr(attr->getBase())))
         return nullptr;
       calleeName = attr->getName().str();
+      if (const ConstValue *value = getConstexpr(*self); value && value->isDType())
+        if (std::optional<bool> answer = getDTypePredicate(value->getDType(), calleeName)) {
+          if (!call.getArgs().empty()) {
+            diag.error(call.getLoc(), "'" + calleeName + "' takes no arguments");
+            return nullptr;
+          }
+          return makeConstant(call.getLoc(), ConstValue::getBool(*answer));
+        }
       if (!(builtin = lookupBuiltinMethod(calleeName))) {
         const ConstValue *value = getConstexpr(*self);
         diag.error(attr->getNameLoc(), "unknown method '" + calleeName + "' of " +

@@ -257,6 +257,48 @@ bool Sema::reportForeignName(llvm::StringRef name, SourceLoc loc) {
   return true;
 }
 
+std::optional<ConstValue> tilec::getDTypeAttribute(ScalarKind kind,
+                                                   llvm::StringRef name) {
+  unsigned bits = getBitWidth(kind);
+  if (name == "primitive_bitwidth")
+    return ConstValue::getInt(bits);
+  if (name == "int_bitwidth" && isInteger(kind))
+    return ConstValue::getInt(bits);
+  if (name == "itemsize")
+    return ConstValue::getInt(std::max(1u, bits / 8));
+  if (name == "name")
+    return ConstValue::getString(getScalarKindName(kind));
+  if (name == "fp_mantissa_width" && isFloat(kind))
+    return ConstValue::getInt(kind == ScalarKind::F16    ? 10
+                              : kind == ScalarKind::BF16 ? 7
+                              : kind == ScalarKind::F32  ? 23
+                                                         : 52);
+  return std::nullopt;
+}
+
+std::optional<bool> tilec::getDTypePredicate(ScalarKind kind, llvm::StringRef name) {
+  bool isInt = isInteger(kind) && kind != ScalarKind::I1;
+  if (name == "is_floating")
+    return isFloat(kind);
+  if (name == "is_int")
+    return isInt;
+  if (name == "is_int_signed")
+    return isInt && !isUnsigned(kind);
+  if (name == "is_int_unsigned")
+    return isUnsigned(kind);
+  if (name == "is_bool" || name == "is_int1")
+    return kind == ScalarKind::I1;
+  if (name == "is_ptr" || name == "is_block" || name.starts_with("is_fp8"))
+    return false;
+  // is_fp16, is_bf16, is_fp32, is_fp64, is_int8 ... is_uint64.
+  if (name.consume_front("is_")) {
+    std::optional<ScalarKind> named = parseScalarKindName(name);
+    if (named)
+      return *named == kind;
+  }
+  return std::nullopt;
+}
+
 ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
   std::string dotted = expr.getDottedName();
   llvm::StringRef root = llvm::StringRef(dotted).split('.').first;
@@ -280,7 +322,8 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
     if (!value)
       return nullptr;
     const Type &type = value->getType();
-    if (type.isValue() && (type.isPointer() || inner->getName() == "type"))
+    if ((type.isValue() && (type.isPointer() || inner->getName() == "type")) ||
+        type.isBlockPointer())
       return makeConstant(expr.getLoc(), ConstValue::getDType(type.getElement()));
     diag.error(expr.getNameLoc(), "'" + inner->getName() + ".element_ty' needs a pointer" +
                                       (inner->getName() == "type" ? " or a tile" : "") +
@@ -290,6 +333,11 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
   ExprPtr base = analyzeExpr(expr.getBase());
   if (!base)
     return nullptr;
+  if (const ConstValue *value = getConstexpr(*base); value && value->isDType()) {
+    if (std::optional<ConstValue> attribute =
+            getDTypeAttribute(value->getDType(), expr.getName()))
+      return makeConstant(expr.getLoc(), *attribute);
+  }
   const Type &type = base->getType();
   if (type.isValue() && expr.getName() == "shape") {
     std::vector<ConstValue> dims;

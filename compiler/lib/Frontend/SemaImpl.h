@@ -213,6 +213,11 @@ private:
   ExprPtr analyzeHeuristicArgument(const SubscriptExpr &expr);
   /// The heuristic being evaluated, or null.
   const Heuristic *heuristic = nullptr;
+  /// The prelude's function that the full dotted callee `path` names
+  /// (`tl.rand`), parsing the prelude on first use; null if none.
+  const FunctionDef *lookupPreludeFunction(llvm::StringRef path);
+  /// The prelude (Prelude.h), once a kernel calls into it.
+  std::unique_ptr<Module> prelude;
   /// A call of a libdevice function (SemaLibdevice.cpp).
   ExprPtr analyzeLibdeviceCall(const LibdeviceFunction &function,
                                const CallExpr &call, llvm::StringRef calleeName);

@@ -136,6 +136,13 @@ private:
 /// still launch it).
 bool isEntryPoint(const Module &module, const FunctionDef &def);
 
+/// A dtype's attribute as Triton spells it (`x.dtype.primitive_bitwidth`,
+/// `int_bitwidth`, `itemsize`, `name`, `fp_mantissa_width`), or None.
+std::optional<ConstValue> getDTypeAttribute(ScalarKind kind, llvm::StringRef name);
+/// A dtype's predicate method (`x.dtype.is_floating()`, `is_int_signed`,
+/// `is_fp16`, ...), or None when `name` is none.
+std::optional<bool> getDTypePredicate(ScalarKind kind, llvm::StringRef name);
+
 /// Analyzes `module`; on success returns one KernelInstance per selected
 /// kernel (source order). Returns an empty vector iff errors were reported
 /// (check diag.hasErrors()). Errors of all selected kernels are reported.

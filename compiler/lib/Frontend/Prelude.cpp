@@ -1,0 +1,126 @@
+//===- Prelude.cpp - triton.language functions written in the language ---===//
+//
+// Triton's random numbers: Philox 4x32 with 10 rounds (4x64 for 64-bit
+// counters), keyed by the seed, counting from the offsets, so that a seed and
+// offsets give the numbers Triton gives; uniform floats from the top 31 bits
+// as Triton scales them, normals by Box-Muller. Only `tl.`-qualified calls
+// and no module-level names are used here, so the user's module cannot
+// change what these functions mean.
+//
+//===----------------------------------------------------------------------===//
+#include "tilec/Frontend/Prelude.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace tilec;
+
+static constexpr const char *kPrelude = R"tile(import triton.language as tl
+
+
+def philox_impl(c0, c1, c2, c3, k0, k1, n_rounds: tl.constexpr = 10):
+    # 32-bit counters are u32; 64-bit ones are computed as i64 (the same bits;
+    # umulhi is unsigned either way) because the 64-bit constants do not fit
+    # a signed literal.
+    if c0.dtype == tl.uint32:
+        key_a: tl.constexpr = 0x9E3779B9
+        key_b: tl.constexpr = 0xBB67AE85
+        mul_a: tl.constexpr = 0xD2511F53
+        mul_b: tl.constexpr = 0xCD9E8D57
+    else:
+        tl.static_assert(c0.dtype == tl.int64, "philox counters are 32 or 64 bits wide")
+        key_a: tl.constexpr = -7046029254386353131
+        key_b: tl.constexpr = -4942790177534073029
+        mul_a: tl.constexpr = -3246726940604895085
+        mul_b: tl.constexpr = -3865486766237376175
+    for _ in tl.static_range(n_rounds):
+        prev_c0 = c0
+        prev_c2 = c2
+        c0 = tl.umulhi(mul_b, prev_c2) ^ c1 ^ k0
+        c2 = tl.umulhi(mul_a, prev_c0) ^ c3 ^ k1
+        c1 = mul_b * prev_c2
+        c3 = mul_a * prev_c0
+        k0 = k0 + key_a
+        k1 = k1 + key_b
+    return c0, c1, c2, c3
+
+
+def philox(seed, c0, c1, c2, c3, n_rounds: tl.constexpr = 10):
+    tl.static_assert(c0.dtype.is_int(), "philox counters must be integers")
+    seed = tl.cast(seed, tl.uint64)
+    if c0.dtype.primitive_bitwidth == 32:
+        seed_lo = (seed & 0xFFFFFFFF).to(tl.uint32)
+        seed_hi = ((seed >> 32) & 0xFFFFFFFF).to(tl.uint32)
+        return tl.philox_impl(c0.to(tl.uint32, bitcast=True), c1.to(tl.uint32, bitcast=True),
+                              c2.to(tl.uint32, bitcast=True), c3.to(tl.uint32, bitcast=True),
+                              seed_lo, seed_hi, n_rounds)
+    tl.static_assert(c0.dtype.primitive_bitwidth == 64, "philox counters are 32 or 64 bits wide")
+    key = seed.to(tl.int64, bitcast=True)
+    r0, r1, r2, r3 = tl.philox_impl(c0.to(tl.int64, bitcast=True), c1.to(tl.int64, bitcast=True),
+                                    c2.to(tl.int64, bitcast=True), c3.to(tl.int64, bitcast=True),
+                                    key, key * 0, n_rounds)
+    return (r0.to(tl.uint64, bitcast=True), r1.to(tl.uint64, bitcast=True),
+            r2.to(tl.uint64, bitcast=True), r3.to(tl.uint64, bitcast=True))
+
+
+def randint4x(seed, offset, n_rounds: tl.constexpr = 10):
+    zero = offset * 0
+    return tl.philox(seed, offset, zero, zero, zero, n_rounds)
+
+
+def randint(seed, offset, n_rounds: tl.constexpr = 10):
+    r0, r1, r2, r3 = tl.randint4x(seed, offset, n_rounds)
+    return r0
+
+
+def uint_to_uniform_float(x):
+    # The largest scale with which the largest 31-bit value stays below 1.0.
+    if x.dtype.primitive_bitwidth == 32:
+        x = x.to(tl.int32, bitcast=True)
+        scale = 4.6566127342e-10
+    else:
+        tl.static_assert(x.dtype.primitive_bitwidth == 64, "expected 32- or 64-bit integers")
+        x = x.to(tl.int64, bitcast=True)
+        scale = 1.0842020432385337e-19
+    x = tl.where(x < 0, -x - 1, x)
+    return x * scale
+
+
+def rand(seed, offset, n_rounds: tl.constexpr = 10):
+    return tl.uint_to_uniform_float(tl.randint(seed, offset, n_rounds))
+
+
+def rand4x(seed, offset, n_rounds: tl.constexpr = 10):
+    r0, r1, r2, r3 = tl.randint4x(seed, offset, n_rounds)
+    return (tl.uint_to_uniform_float(r0), tl.uint_to_uniform_float(r1),
+            tl.uint_to_uniform_float(r2), tl.uint_to_uniform_float(r3))
+
+
+def pair_uniform_to_normal(u1, u2):
+    u1 = tl.maximum(1.0e-7, u1)
+    angle = 6.283185307179586 * u2
+    radius = tl.sqrt(-2.0 * tl.log(u1))
+    return radius * tl.cos(angle), radius * tl.sin(angle)
+
+
+def randn(seed, offset, n_rounds: tl.constexpr = 10):
+    r0, r1, r2, r3 = tl.randint4x(seed, offset, n_rounds)
+    n0, n1 = tl.pair_uniform_to_normal(tl.uint_to_uniform_float(r0),
+                                       tl.uint_to_uniform_float(r1))
+    return n0
+
+
+def randn4x(seed, offset, n_rounds: tl.constexpr = 10):
+    u0, u1, u2, u3 = tl.rand4x(seed, offset, n_rounds)
+    n0, n1 = tl.pair_uniform_to_normal(u0, u1)
+    n2, n3 = tl.pair_uniform_to_normal(u2, u3)
+    return n0, n1, n2, n3
+)tile";
+
+llvm::StringRef tilec::getPreludeSource() { return kPrelude; }
+
+bool tilec::isPreludeFunction(llvm::StringRef name) {
+  return llvm::is_contained({"philox_impl", "philox", "randint4x", "randint",
+                             "uint_to_uniform_float", "rand", "rand4x",
+                             "pair_uniform_to_normal", "randn", "randn4x"},
+                            name);
+}

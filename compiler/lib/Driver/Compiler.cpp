@@ -401,7 +401,7 @@ SourceSignature tilec::inspectSource(std::string_view source, std::string_view s
         sig.defaultValue = defineText(constant->getValue());
       kernel.params.push_back(std::move(sig));
     }
-    if (std::optional<AutotuneSpec> spec = readAutotune(*function, session.diag)) {
+    if (std::optional<AutotuneSpec> spec = readAutotune(*ast, *function, session.diag)) {
       for (const TuneConfig &config : spec->configs) {
         AutotuneConfig out;
         for (const auto &[name, value] : config.values)

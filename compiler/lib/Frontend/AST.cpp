@@ -96,6 +96,16 @@ LambdaExpr::LambdaExpr(SourceLoc loc, std::vector<std::string> params, ExprPtr b
   addChildHeight(this->body.get());
 }
 
+ListCompExpr::ListCompExpr(SourceLoc loc, ExprPtr element, std::vector<Clause> clauses)
+    : Expr(Kind::ListComp, loc), element(std::move(element)), clauses(std::move(clauses)) {
+  addChildHeight(this->element.get());
+  for (const Clause &clause : this->clauses) {
+    addChildHeight(clause.iterable.get());
+    for (const ExprPtr &condition : clause.conditions)
+      addChildHeight(condition.get());
+  }
+}
+
 TupleExpr::TupleExpr(SourceLoc loc, std::vector<ExprPtr> elements, bool list)
     : Expr(Kind::Tuple, loc), elements(std::move(elements)), list(list) {
   for (const ExprPtr &element : this->elements)
@@ -200,6 +210,14 @@ bool tilec::anySubExpr(const Expr *expr, llvm::function_ref<bool(const Expr &)> 
   }
   case Expr::Kind::Lambda:
     return anySubExpr(&llvm::cast<LambdaExpr>(expr)->getBody(), test);
+  case Expr::Kind::ListComp: {
+    auto *comp = llvm::cast<ListCompExpr>(expr);
+    return anySubExpr(&comp->getElement(), test) ||
+           llvm::any_of(comp->getClauses(), [&](const ListCompExpr::Clause &clause) {
+             return anySubExpr(clause.iterable.get(), test) ||
+                    any(clause.conditions, [](const ExprPtr &e) { return e.get(); });
+           });
+  }
   case Expr::Kind::Tuple:
     return any(llvm::cast<TupleExpr>(expr)->getElements(),
                [](const ExprPtr &e) { return e.get(); });

@@ -89,6 +89,9 @@ void Printer::printExpr(const Expr &expr, unsigned indent, llvm::StringRef label
   case Expr::Kind::Lambda:
     out << "Lambda " << llvm::join(llvm::cast<LambdaExpr>(expr).getParams(), ", ");
     break;
+  case Expr::Kind::ListComp:
+    out << "ListComp";
+    break;
   case Expr::Kind::BuiltinCall:
     out << "BuiltinCall "
         << getBuiltinInfo(llvm::cast<BuiltinCallExpr>(expr).getBuiltin()).name;
@@ -153,6 +156,17 @@ void Printer::printExpr(const Expr &expr, unsigned indent, llvm::StringRef label
   case Expr::Kind::Lambda:
     printExpr(llvm::cast<LambdaExpr>(expr).getBody(), inner);
     break;
+  case Expr::Kind::ListComp: {
+    auto &comp = llvm::cast<ListCompExpr>(expr);
+    printExpr(comp.getElement(), inner);
+    for (const ListCompExpr::Clause &clause : comp.getClauses()) {
+      printExpr(*clause.target, inner, "for");
+      printExpr(*clause.iterable, inner, "in");
+      for (const ExprPtr &condition : clause.conditions)
+        printExpr(*condition, inner, "if");
+    }
+    break;
+  }
   case Expr::Kind::BuiltinCall: {
     auto &call = llvm::cast<BuiltinCallExpr>(expr);
     const BuiltinInfo &info = getBuiltinInfo(call.getBuiltin());

@@ -3,11 +3,17 @@
 // Accepts the tilec spelling (`config(NAME=VALUE, num_warps=...)`) and
 // Triton's (`triton.Config({"NAME": VALUE}, num_warps=...)`, whose dict the
 // parser turns into `dict(NAME=VALUE)`). Values are constant expressions.
+// The list may be a literal, a comprehension over constant lists
+// (`[triton.Config({"BM": bm}, num_warps=w) for bm in [64, 128] for w in [4,
+// 8] if bm * w <= 512]`), a module-level name bound to one, or a sum of
+// those; configs and key may also be passed positionally, as Triton allows.
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Frontend/Autotune.h"
 
 #include "SemaImpl.h"
+
+#include <map>
 
 using namespace tilec;
 
@@ -28,13 +34,19 @@ namespace {
 /// Reads one decorator; every error goes to `diag`.
 class AutotuneReader {
 public:
-  AutotuneReader(const FunctionDef &def, DiagnosticEngine &diag)
-      : def(def), diag(diag) {}
+  AutotuneReader(const Module &module, const FunctionDef &def, DiagnosticEngine &diag)
+      : module(module), def(def), diag(diag) {}
 
   std::optional<AutotuneSpec> read(const Decorator &decorator);
 
 private:
   std::optional<ConstValue> evaluate(const Expr &expr);
+  /// The module-level definition `name` refers to, or null.
+  const Expr *lookupGlobal(llvm::StringRef name) const;
+  bool readConfigList(const Expr &expr, std::vector<TuneConfig> &configs);
+  bool readComprehension(const ListCompExpr &comp, size_t clause,
+                         std::vector<TuneConfig> &configs);
+  bool bindTarget(const Expr &target, const ConstValue &value);
   std::optional<unsigned> readCount(const Expr &expr, llvm::StringRef what,
                                     unsigned max);
   bool readNames(const Expr &expr, llvm::StringRef what,
@@ -44,11 +56,109 @@ private:
   bool addValue(const CallArg &arg, TuneConfig &config);
   const Param *findParam(llvm::StringRef name) const;
 
+  const Module &module;
   const FunctionDef &def;
   DiagnosticEngine &diag;
+  /// The comprehension variables in scope.
+  std::map<std::string, ConstValue> env;
+  /// Module-level names being read (a name defined by itself is an error).
+  std::vector<std::string> reading;
 };
 
 } // namespace
+
+const Expr *AutotuneReader::lookupGlobal(llvm::StringRef name) const {
+  const GlobalDef *global = module.lookupGlobal(name);
+  return global ? global->value.get() : nullptr;
+}
+
+bool AutotuneReader::bindTarget(const Expr &target, const ConstValue &value) {
+  if (const auto *name = llvm::dyn_cast<NameExpr>(&target)) {
+    env[name->getName().str()] = value;
+    return true;
+  }
+  const auto &names = llvm::cast<TupleExpr>(target);
+  if (!value.isTuple() || value.getTuple().size() != names.getElements().size()) {
+    diag.error(target.getLoc(), "cannot unpack " + value.str() + " into " +
+                                    llvm::Twine(names.getElements().size()) + " names");
+    return false;
+  }
+  for (size_t i = 0; i < value.getTuple().size(); ++i)
+    if (!bindTarget(*names.getElements()[i], value.getTuple()[i]))
+      return false;
+  return true;
+}
+
+bool AutotuneReader::readComprehension(const ListCompExpr &comp, size_t clause,
+                                       std::vector<TuneConfig> &configs) {
+  if (clause == comp.getClauses().size()) {
+    TuneConfig config;
+    if (!readConfig(comp.getElement(), config))
+      return false;
+    configs.push_back(std::move(config));
+    return true;
+  }
+  const ListCompExpr::Clause &c = comp.getClauses()[clause];
+  std::optional<ConstValue> items = evaluate(*c.iterable);
+  if (!items)
+    return false;
+  if (!items->isTuple()) {
+    diag.error(c.iterable->getLoc(), "a comprehension in @autotune must iterate over a "
+                                     "list of constants, got " + items->str());
+    return false;
+  }
+  std::map<std::string, ConstValue> outer = env;
+  for (const ConstValue &item : items->getTuple()) {
+    if (!bindTarget(*c.target, item))
+      return false;
+    bool keep = true;
+    for (const ExprPtr &condition : c.conditions) {
+      std::optional<ConstValue> value = evaluate(*condition);
+      if (!value)
+        return false;
+      keep = keep && value->isTruthy();
+    }
+    if (keep && !readComprehension(comp, clause + 1, configs))
+      return false;
+    env = outer;
+  }
+  return true;
+}
+
+bool AutotuneReader::readConfigList(const Expr &expr, std::vector<TuneConfig> &configs) {
+  if (const auto *list = llvm::dyn_cast<TupleExpr>(&expr)) {
+    bool ok = true;
+    for (const ExprPtr &element : list->getElements()) {
+      TuneConfig config;
+      if (readConfig(*element, config))
+        configs.push_back(std::move(config));
+      else
+        ok = false;
+    }
+    return ok;
+  }
+  if (const auto *comp = llvm::dyn_cast<ListCompExpr>(&expr))
+    return readComprehension(*comp, 0, configs);
+  if (const auto *sum = llvm::dyn_cast<BinaryExpr>(&expr); sum && sum->getOp() == BinaryOp::Add)
+    return readConfigList(sum->getLHS(), configs) && readConfigList(sum->getRHS(), configs);
+  if (const auto *name = llvm::dyn_cast<NameExpr>(&expr)) {
+    if (const Expr *value = lookupGlobal(name->getName())) {
+      if (llvm::is_contained(reading, name->getName())) {
+        diag.error(expr.getLoc(), "module-level '" + name->getName() +
+                                      "' is defined in terms of itself");
+        return false;
+      }
+      reading.push_back(name->getName().str());
+      bool ok = readConfigList(*value, configs);
+      reading.pop_back();
+      return ok;
+    }
+  }
+  diag.error(expr.getLoc(), "configs must be a list of config(...) / triton.Config(...): "
+                            "a list literal, a comprehension over constant lists, or a "
+                            "module-level name bound to one");
+  return false;
+}
 
 const Param *AutotuneReader::findParam(llvm::StringRef name) const {
   for (const Param &param : def.params)
@@ -63,6 +173,27 @@ std::optional<ConstValue> AutotuneReader::evaluate(const Expr &expr) {
   std::optional<ConstValue> result;
   if (const auto *constant = llvm::dyn_cast<ConstantExpr>(&expr))
     return constant->getValue();
+  if (const auto *name = llvm::dyn_cast<NameExpr>(&expr)) {
+    if (auto it = env.find(name->getName().str()); it != env.end())
+      return it->second;
+    const Expr *value = lookupGlobal(name->getName());
+    if (value && !llvm::is_contained(reading, name->getName())) {
+      reading.push_back(name->getName().str());
+      std::optional<ConstValue> result = evaluate(*value);
+      reading.pop_back();
+      return result;
+    }
+  }
+  if (const auto *tuple = llvm::dyn_cast<TupleExpr>(&expr)) {
+    std::vector<ConstValue> elements;
+    for (const ExprPtr &element : tuple->getElements()) {
+      std::optional<ConstValue> value = evaluate(*element);
+      if (!value)
+        return std::nullopt;
+      elements.push_back(*value);
+    }
+    return ConstValue::getTuple(std::move(elements));
+  }
   if (const auto *unary = llvm::dyn_cast<UnaryExpr>(&expr)) {
     std::optional<ConstValue> operand = evaluate(unary->getOperand());
     if (!operand)
@@ -218,39 +349,45 @@ std::optional<AutotuneSpec> AutotuneReader::read(const Decorator &decorator) {
   AutotuneSpec spec;
   spec.loc = decorator.loc;
   bool ok = true, sawConfigs = false, sawKey = false;
+  size_t position = 0;
   for (const CallArg &arg : decorator.args) {
-    if (arg.keyword == "configs") {
+    // Triton's signature: autotune(configs, key, prune_configs_by, ...).
+    llvm::StringRef keyword = arg.keyword;
+    if (keyword.empty() && position < 2)
+      keyword = position++ == 0 ? "configs" : "key";
+    if (keyword == "configs") {
       sawConfigs = true;
-      const auto *list = llvm::dyn_cast<TupleExpr>(arg.value.get());
-      if (!list || list->getElements().empty()) {
-        diag.error(arg.value->getLoc(), "configs must be a non-empty list of "
-                                        "config(...) / triton.Config(...)");
+      size_t before = spec.configs.size();
+      if (!readConfigList(*arg.value, spec.configs)) {
         ok = false;
-        continue;
+      } else if (spec.configs.size() == before) {
+        diag.error(arg.value->getLoc(), "configs must not be empty");
+        ok = false;
       }
-      for (const ExprPtr &element : list->getElements()) {
-        TuneConfig config;
-        if (readConfig(*element, config))
-          spec.configs.push_back(std::move(config));
-        else
-          ok = false;
-      }
-    } else if (arg.keyword == "key") {
+    } else if (keyword == "prune_configs_by" || keyword == "pre_hook" ||
+               keyword == "post_hook" || keyword == "do_bench" ||
+               keyword == "use_cuda_graph" || keyword == "cache_results") {
+      diag.warning(arg.loc, "argument '" + keyword + "' of @autotune is ignored: " +
+                                (keyword == "prune_configs_by"
+                                     ? "the JIT times every config"
+                                     : "tilec runs no Python around a launch"));
+    } else if (keyword == "key") {
       sawKey = true;
       ok &= readNames(*arg.value, "key", spec.key);
-    } else if (arg.keyword == "reset_to_zero") {
+    } else if (keyword == "reset_to_zero") {
       ok &= readNames(*arg.value, "reset_to_zero", spec.resetToZero);
-    } else if (arg.keyword == "restore_value") {
+    } else if (keyword == "restore_value") {
       ok &= readNames(*arg.value, "restore_value", spec.restoreValue);
-    } else if (arg.keyword == "warmup" || arg.keyword == "rep") {
-      std::optional<unsigned> ms = readCount(*arg.value, arg.keyword, 100000);
+    } else if (keyword == "warmup" || keyword == "rep") {
+      std::optional<unsigned> ms = readCount(*arg.value, keyword, 100000);
       if (ms)
-        (arg.keyword == "warmup" ? spec.warmupMs : spec.repMs) = *ms;
+        (keyword == "warmup" ? spec.warmupMs : spec.repMs) = *ms;
       ok &= ms.has_value();
     } else {
-      diag.error(arg.loc, arg.keyword.empty()
-                              ? llvm::Twine("@autotune takes keyword arguments")
-                              : "unsupported argument '" + arg.keyword +
+      diag.error(arg.loc, keyword.empty()
+                              ? llvm::Twine("@autotune takes configs and key "
+                                            "positionally, the rest by keyword")
+                              : "unsupported argument '" + keyword +
                                     "' of @autotune; expected configs, key, "
                                     "reset_to_zero, restore_value, warmup or rep");
       ok = false;
@@ -274,7 +411,8 @@ std::optional<AutotuneSpec> AutotuneReader::read(const Decorator &decorator) {
   return spec;
 }
 
-std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &def,
+std::optional<AutotuneSpec> tilec::readAutotune(const Module &module,
+                                                const FunctionDef &def,
                                                 DiagnosticEngine &diag) {
   const Decorator *found = nullptr;
   for (const Decorator &decorator : def.decorators) {
@@ -289,5 +427,5 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &def,
   }
   if (!found)
     return std::nullopt;
-  return AutotuneReader(def, diag).read(*found);
+  return AutotuneReader(module, def, diag).read(*found);
 }

@@ -103,6 +103,8 @@ private:
   StmtPtr parseExprStatement();
   /// `lambda a, b: body`.
   ExprPtr parseLambda();
+  /// The rest of `[element for ...]` after `element`.
+  ExprPtr parseListComp(SourceLoc loc, ExprPtr element);
   /// `name: annotation = value` after the colon (only constexpr matters).
   StmtPtr parseAnnotatedAssign(SourceLoc loc, ExprPtr target);
   bool checkAssignTarget(const Expr &target);
@@ -1043,6 +1045,42 @@ ExprPtr Parser::parseParenOrTuple() {
   return checkHeight(std::make_unique<TupleExpr>(loc, std::move(elements), false));
 }
 
+ExprPtr Parser::parseListComp(SourceLoc loc, ExprPtr element) {
+  std::vector<ListCompExpr::Clause> clauses;
+  while (consumeIf(TokenKind::kw_for)) {
+    ListCompExpr::Clause clause;
+    SourceLoc targetLoc = tok().loc;
+    // Below comparisons, so that `in` is not an operator (as in `for`).
+    clause.target = parseBinary(PrecBitOr);
+    if (clause.target && is(TokenKind::Comma)) {
+      std::vector<ExprPtr> names;
+      names.push_back(std::move(clause.target));
+      while (consumeIf(TokenKind::Comma) && !is(TokenKind::kw_in))
+        if (ExprPtr name = parseBinary(PrecBitOr))
+          names.push_back(std::move(name));
+        else
+          return nullptr;
+      clause.target = std::make_unique<TupleExpr>(targetLoc, std::move(names), false);
+    }
+    if (!clause.target || !checkAssignTarget(*clause.target) ||
+        !expect(TokenKind::kw_in, "after the target of a comprehension"))
+      return nullptr;
+    if (!(clause.iterable = parseBinary(PrecOr)))
+      return nullptr;
+    while (consumeIf(TokenKind::kw_if)) {
+      ExprPtr condition = parseBinary(PrecOr);
+      if (!condition)
+        return nullptr;
+      clause.conditions.push_back(std::move(condition));
+    }
+    clauses.push_back(std::move(clause));
+  }
+  if (!expect(TokenKind::RSquare, "to close the comprehension"))
+    return nullptr;
+  return checkHeight(
+      std::make_unique<ListCompExpr>(loc, std::move(element), std::move(clauses)));
+}
+
 ExprPtr Parser::parseList() {
   SourceLoc loc = tok().loc;
   consume(); // '['
@@ -1054,8 +1092,8 @@ ExprPtr Parser::parseList() {
     ExprPtr element = parseExpr();
     if (!element)
       return nullptr;
-    if (is(TokenKind::kw_for))
-      return error(tok().loc, "list comprehensions are not supported");
+    if (is(TokenKind::kw_for) && elements.empty())
+      return parseListComp(loc, std::move(element));
     elements.push_back(std::move(element));
     if (!consumeIf(TokenKind::Comma))
       break;

@@ -53,22 +53,33 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
   std::optional<unsigned> numWarps, numStages;
   // @autotune is checked here; one of its configs is compiled at a time,
   // its values given as -D (the JIT does that for every config).
-  std::optional<AutotuneSpec> autotune = readAutotune(def, diag);
+  std::optional<AutotuneSpec> autotune = readAutotune(module, def, diag);
   std::vector<Heuristic> heuristics = readHeuristics(module, def, diag);
   auto heuristicFor = [&](llvm::StringRef name) {
     return llvm::any_of(heuristics, [&](const Heuristic &h) { return h.name == name; });
   };
-  for (const Decorator &decorator : def.decorators) {
-    if (isAutotuneDecorator(decorator.name) || isHeuristicsDecorator(decorator.name))
-      continue;
-    llvm::StringRef name = decorator.name, last = name.rsplit('.').second;
+  auto isKernelDecorator = [](llvm::StringRef name) {
+    llvm::StringRef last = name.rsplit('.').second;
     if (last.empty())
       last = name;
     llvm::StringRef prefix = name.size() > last.size() ? name.drop_back(last.size() + 1) : "";
-    if ((last != "kernel" && last != "jit") ||
-        !(prefix.empty() || prefix == "triton" || prefix == "tl" || prefix == "tilec")) {
-      diag.error(decorator.loc, "unknown decorator '@" + name +
-                                    "'; expected @kernel, @jit, @triton.jit or @autotune");
+    return (last == "kernel" || last == "jit") &&
+           (prefix.empty() || prefix == "triton" || prefix == "tl" || prefix == "tilec");
+  };
+  bool hasKernelDecorator = llvm::any_of(
+      def.decorators, [&](const Decorator &d) { return isKernelDecorator(d.name); });
+  for (const Decorator &decorator : def.decorators) {
+    if (isAutotuneDecorator(decorator.name) || isHeuristicsDecorator(decorator.name))
+      continue;
+    llvm::StringRef name = decorator.name;
+    if (!isKernelDecorator(name)) {
+      // Projects wrap their kernels (FlagGems' @libentry()); beside a
+      // @triton.jit such a decorator cannot change the kernel's code.
+      if (hasKernelDecorator)
+        diag.warning(decorator.loc, "unknown decorator '@" + name + "' is ignored");
+      else
+        diag.error(decorator.loc, "unknown decorator '@" + name +
+                                      "'; expected @kernel, @jit, @triton.jit or @autotune");
       continue;
     }
     for (const CallArg &arg : decorator.args) {
@@ -169,6 +180,15 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
       diag.error(param.loc, "--signature " + param.name + "=" + signed_->str() +
                                 ": '" + param.name + "' of kernel '" + def.getName() +
                                 "' is annotated " + param.type.str());
+    if (param.annotation == ParamAnnotation::None && define && !signed_) {
+      // Triton turns an argument passed as None (or fixed by its caller)
+      // into a constexpr: -D gives an unannotated parameter its value.
+      kp.isConstexpr = true;
+      kp.value = define->second;
+      scope[param.name] = Binding{kp.value, nullptr, Type::getConstexpr(), false};
+      instance->params.push_back(std::move(kp));
+      continue;
+    }
     const Type *type = runtimeType(param);
     if (param.annotation == ParamAnnotation::None && !type) {
       diag.error(param.loc, "parameter '" + param.name + "' of kernel '" +

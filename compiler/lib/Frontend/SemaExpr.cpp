@@ -177,6 +177,10 @@ ExprPtr Sema::analyzeExpr(const Expr &expr) {
     diag.error(expr.getLoc(), "lambda expressions are only supported as the values "
                               "of @triton.heuristics");
     return nullptr;
+  case Expr::Kind::ListComp:
+    diag.error(expr.getLoc(), "list comprehensions are only supported in the configs "
+                              "of @autotune");
+    return nullptr;
   case Expr::Kind::BuiltinCall:
   case Expr::Kind::Convert:
   case Expr::Kind::Broadcast:

@@ -204,6 +204,40 @@ def helper():
   EXPECT_EQ(sig.kernels[1].configs[0].describe(), "B=256, num_warps=2");
 }
 
+TEST(Compiler, InspectReadsConfigComprehensionsAndHeuristicInputs) {
+  // Config lists as real Triton code writes them: a module-level
+  // comprehension with a filter, a sum of lists, positional configs and key.
+  const char *source = R"(
+NUM_WARPS = [4, 8]
+configs = [
+    triton.Config({"BM": bm, "BN": bn}, num_stages=s, num_warps=w)
+    for bm in [64, 128]
+    for bn in [32, 64]
+    for s in [3, 4]
+    for w in NUM_WARPS
+    if bm * bn <= 4096
+]
+@triton.autotune(configs + [triton.Config({"BM": 16, "BN": 16}, num_warps=1)], ["n"])
+@triton.heuristics({"EVEN": lambda args: args["n"] % args["BM"] == 0,
+                    "HAS_B": lambda args: args["b_ptr"] is not None})
+@triton.jit
+def k(x_ptr, b_ptr, n, BM: tl.constexpr, BN: tl.constexpr, EVEN: tl.constexpr,
+      HAS_B: tl.constexpr):
+    pass
+)";
+  tilec::SourceSignature sig = tilec::inspectSource(source, "k.tile");
+  ASSERT_TRUE(sig.succeeded()) << sig.diagnosticText;
+  const tilec::KernelSignature &k = sig.kernels.at(0);
+  // (64, 32), (64, 64), (128, 32) pass the filter, times 2 stages x 2 warps.
+  ASSERT_EQ(k.configs.size(), 13u);
+  EXPECT_EQ(k.configs[0].describe(), "BM=64, BN=32, num_warps=4, num_stages=3");
+  EXPECT_EQ(k.configs[11].describe(), "BM=128, BN=32, num_warps=8, num_stages=4");
+  EXPECT_EQ(k.configs[12].describe(), "BM=16, BN=16, num_warps=1");
+  EXPECT_EQ(k.key, std::vector<std::string>{"n"});
+  // The runtime parameters read (the constexpr BM needs no value).
+  EXPECT_EQ(k.heuristicInputs, (std::vector<std::string>{"n", "b_ptr"}));
+}
+
 TEST(Compiler, CompilesOnSeveralThreadsAtOnce) {
   std::vector<tilec::CompileResult> results(4);
   std::vector<std::thread> threads;

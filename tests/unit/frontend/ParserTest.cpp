@@ -293,8 +293,11 @@ INSTANTIATE_TEST_SUITE_P(
         ParseError{"def f(*args): pass\n",
                    "test.tile:1:7: error: '*', '**' and '/' parameters are not "
                    "supported"},
-        ParseError{"def f():\n    x = [i for i in y]\n",
-                   "test.tile:2:12: error: list comprehensions are not supported"},
+        ParseError{"def f():\n    x = [i for i y]\n",
+                   "test.tile:2:18: error: expected 'in' after the target of a "
+                   "comprehension, got identifier 'y'"},
+        ParseError{"def f():\n    x = [i for i in y\n",
+                   "test.tile:2:9: error: '[' was never closed"},
         ParseError{"def f():\n    x = 9223372036854775808\n",
                    "test.tile:2:9: error: integer literal 9223372036854775808 is too "
                    "large; the maximum is 2**63 - 1"},

@@ -68,7 +68,7 @@ public:
   enum class Kind {
     // Syntactic (parser output; Constant, Name, Unary, Binary also typed).
     Constant, Name, Attribute, Call, Subscript, Slice, Unary, Binary, IfExp,
-    Tuple, Lambda,
+    Tuple, Lambda, ListComp,
     // Produced by Sema only.
     BuiltinCall, Convert, Broadcast,
   };
@@ -286,6 +286,26 @@ public:
 private:
   std::vector<std::string> params;
   ExprPtr body;
+};
+
+/// `[element for target in iterable if condition ...]` (syntactic only):
+/// @autotune reads config lists written so.
+class ListCompExpr : public Expr {
+public:
+  /// One `for target in iterable` with the `if`s after it.
+  struct Clause {
+    ExprPtr target; ///< A name or a tuple of names.
+    ExprPtr iterable;
+    std::vector<ExprPtr> conditions;
+  };
+  ListCompExpr(SourceLoc loc, ExprPtr element, std::vector<Clause> clauses);
+  const Expr &getElement() const { return *element; }
+  llvm::ArrayRef<Clause> getClauses() const { return clauses; }
+  static bool classof(const Expr *e) { return e->getKind() == Kind::ListComp; }
+
+private:
+  ExprPtr element;
+  std::vector<Clause> clauses;
 };
 
 /// Is `test` true of the syntactic expression `expr` (may be null) or of an

@@ -48,11 +48,12 @@ struct AutotuneSpec {
 /// `triton.autotune`, `tilec.autotune`).
 bool isAutotuneDecorator(llvm::StringRef name);
 
-/// Reads the @autotune decorator of `def` into `spec`. Returns std::nullopt
+/// Reads the @autotune decorator of `def` (module-level names of `module`
+/// may hold the configs). Returns std::nullopt
 /// when `def` has none; reports malformed lists, configurations that set
 /// something other than a constexpr parameter, and names that are not
 /// parameters of `def` through `diag` (and returns std::nullopt then too).
-std::optional<AutotuneSpec> readAutotune(const FunctionDef &def,
+std::optional<AutotuneSpec> readAutotune(const Module &module, const FunctionDef &def,
                                          DiagnosticEngine &diag);
 
 } // namespace tilec

@@ -2,7 +2,9 @@
 //
 // kernels/reductions.tile: every reduction, as a function and as a method,
 // over 1-D tiles and over each axis of 2-D tiles, with masked-off elements
-// (sizes below the tile); inclusive prefix sums over 1-D and 2-D tiles.
+// (sizes below the tile); inclusive prefix sums over 1-D and 2-D tiles;
+// tl.reduce and tl.associative_scan with combine functions, cumprod and
+// xor_sum.
 // Sums are compared with double references relative to the sum of the
 // magnitudes (1e-5); max/min/argmax/argmin must be exact.
 //
@@ -264,6 +266,84 @@ TEST_F(CumsumTest, Integers) {
     Ref[I] = X[I] + (I % Block == 0 ? 0 : Ref[I - 1]);
   gputest::expectEqual(
       Out, [&](std::size_t I) { return Ref[I]; }, "integer cumsum");
+}
+
+using CombineTest = gputest::GpuTest<>;
+
+TEST_F(CombineTest, UserCombineFunctions) {
+  tile::Kernel K = kernel("combine", "k_combine");
+  const std::size_t M = 29, N = 53; // Below the [32, 64] tile.
+  std::vector<float> X = examples::randomFloats(M * N, 0.9f, 1.1f, 81);
+  for (std::size_t I = 0; I < M * N; I += 7) // Ties for the argmax.
+    X[I] = 1.1f;
+  std::vector<std::int32_t> Bits = gputest::randomInts<std::int32_t>(M * N, -1000000, 1000000, 82);
+  auto DX = upload(X);
+  auto DBits = upload(Bits);
+  auto Mean = poisoned<float>(M + 8), Var = poisoned<float>(M + 8);
+  auto Argmax = poisoned<std::int32_t>(M + 8);
+  auto Cumprod = poisoned<float>(M * N + 8), Runmax = poisoned<float>(M * N + 8);
+  auto Xor = poisoned<std::int32_t>(1);
+  K.launch(tile::Grid{1}, tile::Stream(), DX, DBits, Mean, Var, Argmax, Cumprod, Runmax, Xor,
+           static_cast<std::int32_t>(M), static_cast<std::int32_t>(N));
+  Ctx->synchronize();
+  std::vector<float> MeanOut = result(Mean, M, "welford mean");
+  std::vector<float> VarOut = result(Var, M, "welford variance");
+  std::vector<std::int32_t> ArgOut = result(Argmax, M, "argmax by combine");
+  std::vector<float> ProdOut = result(Cumprod, M * N, "cumprod");
+  std::vector<float> MaxOut = result(Runmax, M * N, "reversed running max");
+  auto x = [&](std::size_t R, std::size_t C) { return static_cast<double>(X[R * N + C]); };
+  gputest::expectNear(
+      MeanOut,
+      [&](std::size_t R) {
+        double Sum = 0;
+        for (std::size_t C = 0; C < N; ++C)
+          Sum += x(R, C);
+        return Sum / N;
+      },
+      1e-6, 1e-5, "welford mean");
+  gputest::expectNear(
+      VarOut,
+      [&](std::size_t R) {
+        double Sum = 0, Sq = 0;
+        for (std::size_t C = 0; C < N; ++C)
+          Sum += x(R, C);
+        for (std::size_t C = 0; C < N; ++C)
+          Sq += (x(R, C) - Sum / N) * (x(R, C) - Sum / N);
+        return Sq / N;
+      },
+      1e-6, 1e-4, "welford variance");
+  gputest::expectEqual(
+      ArgOut,
+      [&](std::size_t R) {
+        std::size_t Best = 0;
+        for (std::size_t C = 1; C < N; ++C)
+          if (X[R * N + C] > X[R * N + Best])
+            Best = C;
+        return static_cast<std::int32_t>(Best);
+      },
+      "argmax by combine (first of equal maxima)");
+  gputest::expectNear(
+      ProdOut,
+      [&](std::size_t I) {
+        double Product = 1;
+        for (std::size_t C = 0; C <= I % N; ++C)
+          Product *= x(I / N, C);
+        return Product;
+      },
+      1e-6, 1e-5, "cumprod");
+  gputest::expectEqual(
+      MaxOut,
+      [&](std::size_t I) {
+        float Max = X[I];
+        for (std::size_t R = I / N; R < M; ++R)
+          Max = std::max(Max, X[R * N + I % N]);
+        return Max;
+      },
+      "reversed running max along axis 0");
+  std::int32_t Expected = 0;
+  for (std::int32_t B : Bits)
+    Expected ^= B;
+  EXPECT_EQ(Xor.toHost()[0], Expected) << "xor_sum";
 }
 
 } // namespace

@@ -96,6 +96,12 @@ void Printer::printExpr(const Expr &expr, unsigned indent, llvm::StringRef label
     out << "BuiltinCall "
         << getBuiltinInfo(llvm::cast<BuiltinCallExpr>(expr).getBuiltin()).name;
     break;
+  case Expr::Kind::Combine: {
+    auto &combine = llvm::cast<CombineExpr>(expr);
+    out << (combine.getSpec().isScan ? "Scan" : "Reduce") << " axis="
+        << combine.getSpec().axis << " result=" << combine.getIndex();
+    break;
+  }
   case Expr::Kind::Convert:
     out << "Convert";
     break;
@@ -181,6 +187,15 @@ void Printer::printExpr(const Expr &expr, unsigned indent, llvm::StringRef label
   case Expr::Kind::Broadcast:
     printExpr(llvm::cast<BroadcastExpr>(expr).getOperand(), inner);
     break;
+  case Expr::Kind::Combine: {
+    const CombineSpec &spec = llvm::cast<CombineExpr>(expr).getSpec();
+    for (const ExprPtr &operand : spec.operands)
+      printExpr(*operand, inner, "operand");
+    printBlock("combine", spec.body, inner);
+    for (const ExprPtr &result : spec.results)
+      printExpr(*result, inner, "yield");
+    break;
+  }
   case Expr::Kind::Constant:
   case Expr::Kind::Name:
     break;

@@ -90,6 +90,13 @@ std::vector<BuiltinInfo> buildTable() {
       {req("input"), opt("axis", ConstValue::getInt(0)),
        opt("reverse", falseValue()), opt("dtype")},
       Method);
+  // With a user's combine function (SemaCombine.cpp).
+  add(B::Reduce, "reduce",
+      {req("input"), req("axis"), req("combine_fn"), opt("keep_dims", falseValue())},
+      Method);
+  add(B::AssociativeScan, "associative_scan",
+      {req("input"), req("axis"), req("combine_fn"), opt("reverse", falseValue())},
+      Method);
   add(B::Dot, "dot",
       {req("a"), req("b"), opt("acc"), opt("input_precision"), opt("allow_tf32"),
        opt("max_num_imprecise_acc"),

@@ -127,6 +127,8 @@ Value MLIRGenerator::generateExpr(const Expr &expr) {
     return generateBroadcast(llvm::cast<BroadcastExpr>(expr));
   case Expr::Kind::BuiltinCall:
     return generateBuiltin(llvm::cast<BuiltinCallExpr>(expr));
+  case Expr::Kind::Combine:
+    return generateCombine(llvm::cast<CombineExpr>(expr));
   default:
     return fail(expr.getLoc(), "not supported yet: this expression");
   }

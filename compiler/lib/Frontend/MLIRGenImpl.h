@@ -151,6 +151,9 @@ private:
   // MLIRGenReductions.cpp: reductions and scans.
   Value generateReduction(const BuiltinCallExpr &call, mlir::Location where);
   Value generateScan(const BuiltinCallExpr &call, mlir::Location where);
+  /// tl.reduce / tl.associative_scan with a user's combine function: one op
+  /// per CombineSpec, built at its first result.
+  Value generateCombine(const CombineExpr &expr);
   /// The combining block of a reduce/scan region: (lhs..., rhs...) scalars;
   /// leaves the builder inside it.
   mlir::Block *createCombineBlock(mlir::Region &region,
@@ -165,6 +168,8 @@ private:
   mlir::OpBuilder builder;
   DiagnosticEngine &diag;
   llvm::DenseMap<const Variable *, Value> values;
+  /// The tile.reduce / tile.scan built for each CombineSpec.
+  llvm::DenseMap<const CombineSpec *, mlir::Operation *> combineOps;
 };
 
 } // namespace detail

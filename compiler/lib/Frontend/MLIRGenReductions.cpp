@@ -6,7 +6,9 @@
 // index (Triton's tie_break_left). The comparisons are ordered, as Triton's
 // `value1 > value2`, so a NaN never wins a comparison: which element a NaN
 // pairing keeps depends on the combination order (Triton behaves the same).
-// cumsum -> tile.scan with an add region.
+// cumsum -> tile.scan with an add region. tl.reduce / tl.associative_scan
+// -> tile.reduce / tile.scan whose region is the user's combine function,
+// inlined by Sema on the region's scalar arguments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,4 +138,61 @@ Value MLIRGenerator::generateScan(const BuiltinCallExpr &call,
       combineAdd(where, block->getArgument(0), block->getArgument(1), kind);
   mlir::tile::ReduceReturnOp::create(builder, where, mlir::ValueRange{sum});
   return scan.getResult(0);
+}
+
+Value MLIRGenerator::generateCombine(const CombineExpr &expr) {
+  const CombineSpec &spec = expr.getSpec();
+  if (mlir::Operation *op = combineOps.lookup(&spec))
+    return op->getResult(expr.getIndex());
+  mlir::Location where = loc(expr.getLoc());
+  llvm::SmallVector<Value> srcs;
+  llvm::SmallVector<mlir::Type> elements, results;
+  for (const ExprPtr &operand : spec.operands) {
+    Value src = generateExpr(*operand);
+    if (!src)
+      return nullptr;
+    srcs.push_back(src);
+    const Type &type = operand->getType();
+    elements.push_back(elementType(type.getElement()));
+    Type result = type;
+    if (!spec.isScan) {
+      Shape shape(type.getShape());
+      shape.erase(shape.begin() + spec.axis);
+      result = Type::getTile(type.getElement(), shape);
+    }
+    results.push_back(convertType(result));
+  }
+  mlir::Operation *op;
+  mlir::Region *region;
+  if (spec.isScan) {
+    auto scan = mlir::tile::ScanOp::create(builder, where, results, srcs,
+                                           static_cast<uint32_t>(spec.axis), spec.reverse);
+    op = scan;
+    region = &scan.getCombineOp();
+  } else {
+    auto reduce = mlir::tile::ReduceOp::create(builder, where, results, srcs,
+                                               static_cast<uint32_t>(spec.axis));
+    op = reduce;
+    region = &reduce.getCombineOp();
+  }
+  {
+    mlir::OpBuilder::InsertionGuard guard(builder);
+    mlir::Block *block = createCombineBlock(*region, elements, where);
+    for (size_t i = 0; i < spec.lhs.size(); ++i) {
+      values[spec.lhs[i]] = block->getArgument(i);
+      values[spec.rhs[i]] = block->getArgument(spec.lhs.size() + i);
+    }
+    if (!generateBlock(spec.body))
+      return nullptr;
+    llvm::SmallVector<Value> combined;
+    for (const ExprPtr &result : spec.results) {
+      Value value = generateExpr(*result);
+      if (!value)
+        return nullptr;
+      combined.push_back(value);
+    }
+    mlir::tile::ReduceReturnOp::create(builder, where, combined);
+  }
+  combineOps[&spec] = op;
+  return op->getResult(expr.getIndex());
 }

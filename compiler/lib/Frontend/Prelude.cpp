@@ -1,11 +1,13 @@
 //===- Prelude.cpp - triton.language functions written in the language ---===//
 //
-// Triton's random numbers: Philox 4x32 with 10 rounds (4x64 for 64-bit
-// counters), keyed by the seed, counting from the offsets, so that a seed and
-// offsets give the numbers Triton gives; uniform floats from the top 31 bits
-// as Triton scales them, normals by Box-Muller. Only `tl.`-qualified calls
-// and no module-level names are used here, so the user's module cannot
-// change what these functions mean.
+// Triton's random numbers and the reductions it writes with a combine
+// function (cumprod, xor_sum). The random numbers: Philox 4x32 with 10
+// rounds (4x64 for 64-bit counters), keyed by the seed, counting from the
+// offsets, so that a seed and offsets give the numbers Triton gives; uniform
+// floats from the top 31 bits as Triton scales them, normals by Box-Muller.
+// Only `tl.`-qualified calls, the prelude's own combine functions (looked up
+// here first) and no module-level names are used, so the user's module
+// cannot change what these functions mean.
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Frontend/Prelude.h"
@@ -114,6 +116,25 @@ def randn4x(seed, offset, n_rounds: tl.constexpr = 10):
     n0, n1 = tl.pair_uniform_to_normal(u0, u1)
     n2, n3 = tl.pair_uniform_to_normal(u2, u3)
     return n0, n1, n2, n3
+
+
+def _tilec_product(a, b):
+    return a * b
+
+
+def cumprod(input, axis: tl.constexpr = 0, reverse: tl.constexpr = False):
+    if input.dtype == tl.bfloat16:
+        input = input.to(tl.float32)
+    return tl.associative_scan(input, axis, _tilec_product, reverse)
+
+
+def _tilec_xor(a, b):
+    return a ^ b
+
+
+def xor_sum(input, axis: tl.constexpr = None, keep_dims: tl.constexpr = False):
+    tl.static_assert(input.dtype.is_int(), "xor_sum only supports integers")
+    return tl.reduce(input, axis, _tilec_xor, keep_dims)
 )tile";
 
 llvm::StringRef tilec::getPreludeSource() { return kPrelude; }
@@ -121,6 +142,7 @@ llvm::StringRef tilec::getPreludeSource() { return kPrelude; }
 bool tilec::isPreludeFunction(llvm::StringRef name) {
   return llvm::is_contained({"philox_impl", "philox", "randint4x", "randint",
                              "uint_to_uniform_float", "rand", "rand4x",
-                             "pair_uniform_to_normal", "randn", "randn4x"},
+                             "pair_uniform_to_normal", "randn", "randn4x", "cumprod",
+                             "xor_sum"},
                             name);
 }

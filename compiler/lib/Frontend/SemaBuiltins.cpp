@@ -147,6 +147,8 @@ ExprPtr Sema::analyzeBuiltin(Builtin builtin, const CallExpr &call,
     if (reduction)
       builtin = builtin == Builtin::PyMin ? Builtin::Min : Builtin::Max;
   }
+  if (builtin == Builtin::Reduce || builtin == Builtin::AssociativeScan)
+    return analyzeCombineCall(builtin, call, calleeName, std::move(self));
   std::vector<ExprPtr> args;
   if (!normalizeArgs(builtin, call, calleeName, std::move(self), args))
     return nullptr;

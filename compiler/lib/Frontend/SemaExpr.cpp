@@ -184,6 +184,7 @@ ExprPtr Sema::analyzeExpr(const Expr &expr) {
   case Expr::Kind::BuiltinCall:
   case Expr::Kind::Convert:
   case Expr::Kind::Broadcast:
+  case Expr::Kind::Combine:
     break;
   }
   diag.error(expr.getLoc(), "internal error: typed node in a syntactic tree");

@@ -16,6 +16,7 @@
 namespace tilec {
 
 struct LibdeviceFunction;
+struct CombineSpec;
 struct Heuristic;
 
 /// The largest tile, in elements (Triton's limit).
@@ -30,7 +31,7 @@ std::optional<ConstValue> foldUnary(UnaryOp op, const ConstValue &operand,
                                     std::string &error);
 
 /// Does `block` (syntactic, nested blocks included) call the function
-/// `name`? (SemaLiveness.cpp)
+/// `name` or pass it on (as the combine_fn of tl.reduce)? (SemaLiveness.cpp)
 bool blockCalls(const Block &block, llvm::StringRef name);
 
 /// The names assigned anywhere in `block` (syntactic, nested blocks
@@ -218,6 +219,14 @@ private:
   const FunctionDef *lookupPreludeFunction(llvm::StringRef path);
   /// The prelude (Prelude.h), once a kernel calls into it.
   std::unique_ptr<Module> prelude;
+  /// tl.reduce / tl.associative_scan with a combine function
+  /// (SemaCombine.cpp).
+  ExprPtr analyzeCombineCall(Builtin builtin, const CallExpr &call,
+                             llvm::StringRef calleeName, ExprPtr self);
+  /// Inlines `combine` on scalars of `kinds` into `spec` (its variables,
+  /// body and results).
+  bool inlineCombine(const FunctionDef &combine, llvm::ArrayRef<ScalarKind> kinds,
+                     SourceLoc loc, CombineSpec &spec);
   /// A call of a libdevice function (SemaLibdevice.cpp).
   ExprPtr analyzeLibdeviceCall(const LibdeviceFunction &function,
                                const CallExpr &call, llvm::StringRef calleeName);
@@ -315,6 +324,17 @@ private:
   /// copies included), bounded so that no input makes Sema run for long.
   size_t analyzedStatements = 0;
 };
+
+/// Requires a constexpr bool (or int) flag; None counts as false.
+std::optional<bool> requireFlag(const Expr &expr, llvm::StringRef what,
+                                DiagnosticEngine &diag);
+/// `type` (of argument `expr`) if it is a tile; null after an error.
+const Type *requireTile(const Type *type, const Expr &expr, llvm::StringRef calleeName,
+                        DiagnosticEngine &diag);
+/// Normalizes a constexpr axis against `rank` (negative counts from the
+/// end); None after an error naming `calleeName`.
+std::optional<int64_t> normalizeAxis(Sema &sema, const Expr &expr, int64_t rank,
+                                     llvm::StringRef calleeName);
 
 } // namespace tilec
 

@@ -80,10 +80,10 @@ static bool stmtReads(const Stmt &stmt, llvm::StringRef name) {
 }
 
 bool tilec::blockCalls(const Block &block, llvm::StringRef name) {
+  // A call's callee and a combine_fn argument are both names.
   return anyInBlock(block, [&](const Expr &expr) {
-    const auto *call = llvm::dyn_cast<CallExpr>(&expr);
-    const auto *callee = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
-    return callee && callee->getName() == name;
+    const auto *reference = llvm::dyn_cast<NameExpr>(&expr);
+    return reference && reference->getName() == name;
   });
 }
 

@@ -24,16 +24,6 @@ ScalarKind pickSumKind(ScalarKind kind) {
   return isUnsigned(kind) ? ScalarKind::U32 : ScalarKind::I32;
 }
 
-/// Requires a constexpr bool (or int) flag; None counts as false.
-std::optional<bool> requireFlag(const Expr &expr, llvm::StringRef what,
-                                DiagnosticEngine &diag) {
-  const ConstValue *value = Sema::getConstexpr(expr);
-  if (value && (value->isIntLike() || value->isNone()))
-    return value->isTruthy();
-  diag.error(expr.getLoc(), what + " must be a constexpr bool, got " +
-                                (value ? value->str() : expr.getType().str()));
-  return std::nullopt;
-}
 /// Sets `kind` from a `dtype=` argument unless it is None; false after an
 /// error.
 bool optionalDType(const Expr &expr, ScalarKind &kind, DiagnosticEngine &diag) {
@@ -49,8 +39,19 @@ bool optionalDType(const Expr &expr, ScalarKind &kind, DiagnosticEngine &diag) {
   return true;
 }
 
-/// `type` (of argument `expr`) if it is a tile; null after an error.
-const Type *requireTile(const Type *type, const Expr &expr, llvm::StringRef calleeName,
+} // namespace
+
+std::optional<bool> tilec::requireFlag(const Expr &expr, llvm::StringRef what,
+                                DiagnosticEngine &diag) {
+  const ConstValue *value = Sema::getConstexpr(expr);
+  if (value && (value->isIntLike() || value->isNone()))
+    return value->isTruthy();
+  diag.error(expr.getLoc(), what + " must be a constexpr bool, got " +
+                                (value ? value->str() : expr.getType().str()));
+  return std::nullopt;
+}
+
+const Type *tilec::requireTile(const Type *type, const Expr &expr, llvm::StringRef calleeName,
                         DiagnosticEngine &diag) {
   if (type && !type->isTile()) {
     diag.error(expr.getLoc(), "'" + calleeName + "' expects a tile, got " + type->str());
@@ -58,10 +59,8 @@ const Type *requireTile(const Type *type, const Expr &expr, llvm::StringRef call
   }
   return type;
 }
-} // namespace
 
-/// Normalizes a constexpr axis against `rank`; None after an error.
-static std::optional<int64_t> normalizeAxis(Sema &sema, const Expr &expr, int64_t rank,
+std::optional<int64_t> tilec::normalizeAxis(Sema &sema, const Expr &expr, int64_t rank,
                                             llvm::StringRef calleeName) {
   std::optional<int64_t> axis = sema.requireConstInt(expr, "the axis");
   if (!axis)

@@ -70,7 +70,7 @@ public:
     Constant, Name, Attribute, Call, Subscript, Slice, Unary, Binary, IfExp,
     Tuple, Lambda, ListComp,
     // Produced by Sema only.
-    BuiltinCall, Convert, Broadcast,
+    BuiltinCall, Convert, Broadcast, Combine,
   };
   virtual ~Expr() = default;
   Expr(const Expr &) = delete;
@@ -631,6 +631,34 @@ struct Decorator {
   std::string name;
   SourceLoc loc;
   std::vector<CallArg> args;
+};
+
+/// The reduction or scan of `tl.reduce` / `tl.associative_scan` with a
+/// user's combine function (typed tree only), shared by the CombineExprs of
+/// its results. The combine function is inlined on scalars: `body` computes
+/// `results` from the variables `lhs` and `rhs` (one per operand).
+struct CombineSpec {
+  bool isScan = false;
+  std::vector<ExprPtr> operands; ///< Tiles of one shape.
+  int64_t axis = 0;
+  bool reverse = false; ///< Scans only.
+  std::vector<Variable *> lhs, rhs;
+  Block body;
+  std::vector<ExprPtr> results; ///< Scalars, of the operands' element types.
+};
+
+/// Result `index` of a CombineSpec (typed tree only).
+class CombineExpr : public Expr {
+public:
+  CombineExpr(SourceLoc loc, std::shared_ptr<const CombineSpec> spec, unsigned index)
+      : Expr(Kind::Combine, loc), spec(std::move(spec)), index(index) {}
+  const CombineSpec &getSpec() const { return *spec; }
+  unsigned getIndex() const { return index; }
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Combine; }
+
+private:
+  std::shared_ptr<const CombineSpec> spec;
+  unsigned index;
 };
 
 /// A parameter's annotation.

@@ -92,7 +92,7 @@ enum class Builtin {
   // A libdevice function: (symbol, args...), typed by SemaLibdevice.cpp.
   LibdeviceCall,
   // Reductions and scans.
-  Sum, Max, Min, Argmax, Argmin, Cumsum,
+  Sum, Max, Min, Argmax, Argmin, Cumsum, Reduce, AssociativeScan,
   // Matrix.
   Dot,
   // Atomics.

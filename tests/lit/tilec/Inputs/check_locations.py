@@ -17,7 +17,7 @@ import tempfile
 # The prelude (triton.language's random numbers, written in the language)
 # reports inside itself, then notes the calls back to the user's line.
 LOCATED = re.compile(
-    r"^([^:\s]+\.tile|<triton\.language\.[a-z]+>):\d+:\d+: (error|warning|note|remark): ")
+    r"^([^:\s]+\.tile|<triton\.language>):\d+:\d+: (error|warning|note|remark): ")
 OP_MESSAGE = re.compile(r"'[a-z_]+\.[a-z_.]+' op ")
 
 

@@ -76,9 +76,12 @@ std::vector<Heuristic> tilec::readHeuristics(const Module &module,
     const auto *call = dict ? llvm::dyn_cast<CallExpr>(dict) : nullptr;
     const auto *callee = call ? llvm::dyn_cast<NameExpr>(&call->getCallee()) : nullptr;
     if (!callee || callee->getName() != "dict") {
-      diag.error(dict ? dict->getLoc() : decorator.loc,
-                 "@" + decorator.name + " needs a dict of parameter names to "
-                 "functions ({\"BLOCK\": lambda args: ...})");
+      // Host Python (`runtime.get_heuristic_config("argmax")`): the values
+      // then come from -D.
+      diag.warning(dict ? dict->getLoc() : decorator.loc,
+                   "@" + decorator.name + " is ignored: it needs a dict literal of "
+                   "parameter names to functions ({\"BLOCK\": lambda args: ...}); "
+                   "give the values with -D");
       continue;
     }
     for (const CallArg &entry : call->getArgs()) {

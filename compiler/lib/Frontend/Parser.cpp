@@ -120,7 +120,13 @@ private:
   ExprPtr parseParenOrTuple();
   ExprPtr parseList();
   ExprPtr parseDict();
-  bool parseCallArgs(std::vector<CallArg> &args);
+  bool parseCallArgs(std::vector<CallArg> &args, bool allowStarred = false);
+  /// A module-level `NAME = tl.something`: records an alias; false if the
+  /// value is something else.
+  bool recordModuleAlias(Module &module, const GlobalDef &global);
+  /// A module-level `f = decorator(f)` / `f = decorator(args)(f)`: adds the
+  /// decorator to the function `f`; false if the value is something else.
+  bool applyDecoratorCall(Module &module, GlobalDef &global);
   ExprPtr parseSubscriptItem();
   int getBinaryPrecedence(BinaryOp &op, unsigned &numTokens) const;
 
@@ -295,6 +301,58 @@ void Parser::parseImport(Module &module) {
     expect(TokenKind::Newline, "after import");
 }
 
+/// The dotted name `expr` spells (`tl.extra.cuda.libdevice.tanh`), or "".
+static std::string dottedNameOf(const Expr &expr) {
+  if (const auto *name = llvm::dyn_cast<NameExpr>(&expr))
+    return name->getName().str();
+  if (const auto *attr = llvm::dyn_cast<AttributeExpr>(&expr))
+    return attr->getDottedName();
+  return "";
+}
+
+bool Parser::recordModuleAlias(Module &module, const GlobalDef &global) {
+  // `triton_tanh = tl.extra.cuda.libdevice.tanh`, `triton_cast = tl.cast`:
+  // another name for something of triton's.
+  std::string path = module.expandTritonAlias(dottedNameOf(*global.value));
+  llvm::StringRef root = llvm::StringRef(path).split('.').first;
+  if (path.empty() || path.find('.') == std::string::npos || (root != "tl" && root != "triton"))
+    return false;
+  module.tritonAliases[global.name] = path;
+  return true;
+}
+
+bool Parser::applyDecoratorCall(Module &module, GlobalDef &global) {
+  // `f = triton.jit(f)` and `f = triton.heuristics({...})(f)`: decorating a
+  // function defined above, outside in.
+  auto *call = llvm::dyn_cast<CallExpr>(global.value.get());
+  if (!call || call->getArgs().size() != 1 || !call->getArgs()[0].keyword.empty())
+    return false;
+  const auto *target = llvm::dyn_cast<NameExpr>(call->getArgs()[0].value.get());
+  if (!target || target->getName() != global.name)
+    return false;
+  FunctionDef *function = nullptr;
+  for (auto &def : module.functions)
+    if (def->getName() == global.name)
+      function = def.get();
+  if (!function)
+    return false;
+  Decorator decorator;
+  decorator.loc = global.value->getLoc();
+  Expr *callee = call->getMutableCallee();
+  if (auto *factory = llvm::dyn_cast<CallExpr>(callee)) {
+    // `triton.heuristics({...})(f)`: the decorator's own arguments, moved
+    // into the decorator (the assignment itself is dropped).
+    decorator.name = dottedNameOf(factory->getCallee());
+    decorator.args = factory->takeArgs();
+  } else {
+    decorator.name = dottedNameOf(*callee);
+  }
+  if (decorator.name.empty())
+    return false;
+  function->decorators.insert(function->decorators.begin(), std::move(decorator));
+  return true;
+}
+
 void Parser::parseGlobal(Module &module) {
   GlobalDef global;
   global.name = tok().text.str();
@@ -320,6 +378,8 @@ void Parser::parseGlobal(Module &module) {
   global.value = parseExprList();
   if (!global.value)
     return;
+  if (recordModuleAlias(module, global) || applyDecoratorCall(module, global))
+    return void(expect(TokenKind::Newline, "after the module-level assignment"));
   if (module.lookupGlobal(global.name)) {
     error(global.loc, "redefinition of module-level '" + global.name + "'");
     return;
@@ -334,7 +394,7 @@ bool Parser::parseDecorator(std::vector<Decorator> &decorators) {
   consume(); // '@'
   if (!parseDottedName(decorator.name, "after '@'"))
     return false;
-  if (consumeIf(TokenKind::LParen) && !parseCallArgs(decorator.args))
+  if (consumeIf(TokenKind::LParen) && !parseCallArgs(decorator.args, /*allowStarred=*/true))
     return false;
   decorators.push_back(std::move(decorator));
   return expect(TokenKind::Newline, "after decorator");
@@ -910,7 +970,7 @@ ExprPtr Parser::parsePrimary() {
   return expr;
 }
 
-bool Parser::parseCallArgs(std::vector<CallArg> &args) {
+bool Parser::parseCallArgs(std::vector<CallArg> &args, bool allowStarred) {
   // The '(' has been consumed.
   NestingScope nesting(*this);
   if (!nesting.ok())
@@ -919,6 +979,17 @@ bool Parser::parseCallArgs(std::vector<CallArg> &args) {
   while (!is(TokenKind::RParen)) {
     CallArg arg;
     arg.loc = tok().loc;
+    if ((is(TokenKind::Star) || is(TokenKind::StarStar)) && allowStarred) {
+      // A decorator's `**options`: its reader reports or ignores it.
+      arg.keyword = is(TokenKind::Star) ? "*" : "**";
+      consume();
+      if (!(arg.value = parseExpr()))
+        return false;
+      args.push_back(std::move(arg));
+      if (!consumeIf(TokenKind::Comma))
+        break;
+      continue;
+    }
     if (is(TokenKind::Star) || is(TokenKind::StarStar))
       return error(tok().loc, "'*' and '**' arguments are not supported"), false;
     if (is(TokenKind::Identifier) && peek().is(TokenKind::Equal)) {

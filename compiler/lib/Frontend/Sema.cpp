@@ -30,6 +30,33 @@ bool tilec::isEntryPoint(const Module &module, const FunctionDef &def) {
          });
 }
 
+std::optional<AutotuneSpec> Sema::readAutotuneForCompile(const FunctionDef &def) {
+  // The configs matter to the JIT (which reads them through inspectSource and
+  // reports every error); a compilation takes its values from -D, so a list
+  // written in host Python it cannot read (`filter(keep, configs)`,
+  // `**kwargs`) costs only a warning here.
+  std::string sink;
+  llvm::raw_string_ostream os(sink);
+  DiagnosticEngine scratch(diag.getSourceMgr(), os);
+  std::vector<std::tuple<llvm::SourceMgr::DiagKind, SourceLoc, std::string>> messages;
+  scratch.setObserver([&](llvm::SourceMgr::DiagKind kind, SourceLoc loc,
+                          llvm::StringRef message) {
+    messages.emplace_back(kind, loc, message.str());
+  });
+  std::optional<AutotuneSpec> spec = readAutotune(module, def, scratch);
+  for (const auto &[kind, loc, message] : messages) {
+    if (kind == llvm::SourceMgr::DK_Warning && !scratch.hasErrors())
+      diag.warning(loc, message);
+    if (kind == llvm::SourceMgr::DK_Error) {
+      diag.warning(loc, "@autotune is ignored: " + message +
+                            " (tilec compiles the values given with -D; the JIT "
+                            "needs a list it can read)");
+      break;
+    }
+  }
+  return spec;
+}
+
 std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
   unsigned errorsBefore = diag.getNumErrors();
   auto instance = std::make_unique<KernelInstance>();
@@ -53,7 +80,7 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
   std::optional<unsigned> numWarps, numStages;
   // @autotune is checked here; one of its configs is compiled at a time,
   // its values given as -D (the JIT does that for every config).
-  std::optional<AutotuneSpec> autotune = readAutotune(module, def, diag);
+  std::optional<AutotuneSpec> autotune = readAutotuneForCompile(def);
   std::vector<Heuristic> heuristics = readHeuristics(module, def, diag);
   auto heuristicFor = [&](llvm::StringRef name) {
     return llvm::any_of(heuristics, [&](const Heuristic &h) { return h.name == name; });
@@ -332,10 +359,17 @@ void Sema::bind(llvm::StringRef name, SourceLoc loc, ExprPtr value) {
 void Sema::evaluateHeuristic(const Heuristic &h, const FunctionDef &def,
                              KernelInstance &instance) {
   heuristic = &h;
+  heuristicRuntimeReads.clear();
   ExprPtr value = analyzeExpr(*h.body);
   heuristic = nullptr;
   const ConstValue *constant = value ? getConstexpr(*value) : nullptr;
-  if (value && !constant)
+  if (value && !constant && !heuristicRuntimeReads.empty())
+    diag.error(h.loc, "the heuristic for '" + h.name + "' reads the runtime argument" +
+                          (heuristicRuntimeReads.size() == 1 ? " '" : "s '") +
+                          llvm::join(heuristicRuntimeReads, "', '") +
+                          "', whose value is not known when compiling: give it with -D " +
+                          h.name + "=VALUE (the JIT evaluates it at each launch)");
+  else if (value && !constant)
     diag.error(h.loc, "the heuristic for '" + h.name + "' of kernel '" + def.getName() +
                           "' gives a runtime " + value->getType().str() +
                           ", not a compile-time value");
@@ -366,22 +400,22 @@ ExprPtr Sema::analyzeHeuristicArgument(const SubscriptExpr &expr) {
   const FunctionDef &def = *function->def;
   bool isParam = llvm::any_of(def.params, [&](const Param &p) { return p.name == name; });
   if (!isParam || it == scope.end()) {
-    diag.error(key->getLoc(), isParam ? "the heuristic for '" + heuristic->name +
+    diag.error(key->getLoc(), name == heuristic->name
+                                  ? "the heuristic for '" + name + "' reads '" + name +
+                                        "' itself: give its value with -D " + name +
+                                        "=VALUE"
+                              : isParam ? "the heuristic for '" + heuristic->name +
                                             "' reads '" + name + "', which a later "
                                             "heuristic sets"
                                       : "'" + name + "' is not a parameter of kernel '" +
                                             def.getName().str() + "'");
     return nullptr;
   }
-  const Binding &binding = it->second;
-  if (binding.var && !binding.type.isPointer()) {
-    diag.error(key->getLoc(), "the heuristic for '" + heuristic->name + "' reads the "
-                              "runtime argument '" + name + "', whose value is not "
-                              "known when compiling: give it with -D " +
-                              heuristic->name + "=VALUE (the JIT evaluates it at "
-                              "each launch)");
-    return nullptr;
-  }
+  // A runtime value still answers `is None` (never); anything else about it
+  // leaves the heuristic a runtime value, reported by evaluateHeuristic.
+  if (it->second.var && !it->second.type.isPointer() &&
+      !llvm::is_contained(heuristicRuntimeReads, name))
+    heuristicRuntimeReads.push_back(name);
   NameExpr reference(expr.getLoc(), name);
   return analyzeName(reference);
 }

@@ -16,6 +16,7 @@
 namespace tilec {
 
 struct LibdeviceFunction;
+struct AutotuneSpec;
 struct CombineSpec;
 struct Heuristic;
 
@@ -207,6 +208,9 @@ private:
   bool checkCarried(llvm::StringRef name, const Type &type, SourceLoc loopLoc,
                     llvm::StringRef what);
 
+  /// The kernel's @autotune for a compilation: errors in reading it become
+  /// one warning (the values come from -D).
+  std::optional<AutotuneSpec> readAutotuneForCompile(const FunctionDef &def);
   /// Evaluates `h` in the kernel's scope and binds its parameter.
   void evaluateHeuristic(const Heuristic &h, const FunctionDef &def,
                          KernelInstance &instance);
@@ -214,6 +218,9 @@ private:
   ExprPtr analyzeHeuristicArgument(const SubscriptExpr &expr);
   /// The heuristic being evaluated, or null.
   const Heuristic *heuristic = nullptr;
+  /// The runtime scalars it has read, for the error if its value is not a
+  /// constant.
+  std::vector<std::string> heuristicRuntimeReads;
   /// The prelude's function that the full dotted callee `path` names
   /// (`tl.rand`), parsing the prelude on first use; null if none.
   const FunctionDef *lookupPreludeFunction(llvm::StringRef path);

@@ -238,6 +238,27 @@ def k(x_ptr, b_ptr, n, BM: tl.constexpr, BN: tl.constexpr, EVEN: tl.constexpr,
   EXPECT_EQ(k.heuristicInputs, (std::vector<std::string>{"n", "b_ptr"}));
 }
 
+TEST(Compiler, InspectReportsConfigListsItCannotRead) {
+  // The JIT needs the list: what a compilation only warns about is an error.
+  tilec::SourceSignature sig = tilec::inspectSource(
+      "@autotune(configs=list(filter(keep, configs)), key=['n'])\n@jit\n"
+      "def k(n: i32, B: constexpr = 4):\n    pass\n",
+      "k.tile");
+  EXPECT_FALSE(sig.succeeded());
+  EXPECT_NE(sig.diagnosticText.find("k.tile:1:19: error: configs must be a list of "
+                                    "config(...)"),
+            std::string::npos)
+      << sig.diagnosticText;
+  tilec::CompileOptions options;
+  tilec::CompileResult result = tilec::compileSource(
+      "@autotune(configs=list(filter(keep, configs)), key=['n'])\n@jit\n"
+      "def k(x: *fp32, n: i32, B: constexpr = 4):\n    pass\n",
+      "k.tile", options);
+  EXPECT_TRUE(result.succeeded()) << result.diagnosticText;
+  ASSERT_FALSE(result.diagnostics.empty());
+  EXPECT_EQ(result.diagnostics[0].severity, tilec::Diagnostic::Severity::Warning);
+}
+
 TEST(Compiler, CompilesOnSeveralThreadsAtOnce) {
   std::vector<tilec::CompileResult> results(4);
   std::vector<std::thread> threads;

@@ -210,8 +210,6 @@ TEST(SemaErrors, KernelLevelErrors) {
       {"@kernel(warps=4)\ndef k():\n    pass\n",
        "test.tile:1:9: error: unknown option 'warps' of @kernel; expected num_warps or "
        "num_stages"},
-      {"@triton.autotune\ndef k():\n    pass\n",
-       "test.tile:1:1: error: @autotune needs configs=[...]"},
       {"@jit\ndef k(x: *fp32):\n    tl.store(x, (1).to(x.dtype))\n",
        "test.tile:3:26: error: the dtype of a pointer (*fp32) is a pointer type, which "
        "tilec has no value for; its element type is '.dtype.element_ty'"},
@@ -224,26 +222,9 @@ TEST(SemaErrors, KernelLevelErrors) {
        "test.tile:2:5: error: module-level 'A' is defined in terms of itself"},
       {"A = tl.arange(0, 4)\n@jit\ndef k(x: *fp32):\n    tl.store(x, A)\n",
        "test.tile:1:5: error: module-level 'A' must be a compile-time constant, got [4] i32"},
-      {"@triton.heuristics\n@triton.jit\ndef k():\n    pass\n",
-       "test.tile:1:1: error: @triton.heuristics needs a dict of parameter names to "
-       "functions ({\"BLOCK\": lambda args: ...})"},
       {"@triton.foo\ndef k():\n    pass\n",
        "test.tile:1:1: error: unknown decorator '@triton.foo'; expected @kernel, @jit, "
        "@triton.jit or @autotune"},
-      {"@autotune(configs=[config(B=4, n=2)], key=['n'])\n@jit\n"
-       "def k(n: i32, B: constexpr):\n    pass\n",
-       "test.tile:1:32: error: config sets 'n', which is not a constexpr parameter of "
-       "kernel 'k'"},
-      {"@triton.autotune(configs=[triton.Config({'B': 4}, num_warps=3)], key=['n'])\n"
-       "@triton.jit\ndef k(n: i32, B: tl.constexpr):\n    pass\n",
-       "test.tile:1:61: error: num_warps must be a power of two"},
-      {"@autotune(configs=[config(B=4)], key=['m'])\n@jit\n"
-       "def k(n: i32, B: constexpr):\n    pass\n",
-       "test.tile:1:39: error: 'm' in key is not a parameter of kernel 'k'"},
-      {"@autotune(configs=[config(B=4)], key=['n'], bogus_option=1)\n@jit\n"
-       "def k(n: i32, B: constexpr):\n    pass\n",
-       "test.tile:1:45: error: unsupported argument 'bogus_option' of @autotune; "
-       "expected configs, key, reset_to_zero, restore_value, warmup or rep"},
       {"@autotune(configs=[config(B=4)], key=['n'])\n@jit\n"
        "def k(n: i32, B: constexpr):\n    pass\n",
        "test.tile:3:15: error: constexpr parameter 'B' of kernel 'k' has no value; it is "
@@ -257,6 +238,45 @@ TEST(SemaErrors, KernelLevelErrors) {
     Compilation c(test.source);
     EXPECT_TRUE(c.analyze().empty());
     EXPECT_EQ(c.firstError(), test.message) << test.source;
+  }
+}
+
+// A compilation takes its constexprs from -D: a decorator list it cannot
+// read is one warning there (the JIT, through inspectSource, reports it as
+// an error; CompilerTest checks that).
+TEST(SemaErrors, UnreadableDecoratorListsAreWarningsWhenCompiling) {
+  struct Case {
+    const char *source, *message;
+  } cases[] = {
+      {"@triton.autotune\n@triton.jit\ndef k(B: tl.constexpr = 1):\n    pass\n",
+       "test.tile:1:1: warning: @autotune is ignored: @autotune needs configs=[...]"},
+      {"@triton.heuristics\n@triton.jit\ndef k():\n    pass\n",
+       "test.tile:1:1: warning: @triton.heuristics is ignored: it needs a dict literal of "
+       "parameter names to functions ({\"BLOCK\": lambda args: ...}); give the values "
+       "with -D"},
+      {"@autotune(configs=[config(B=4, n=2)], key=['n'])\n@jit\n"
+       "def k(n: i32, B: constexpr = 4):\n    pass\n",
+       "test.tile:1:32: warning: @autotune is ignored: config sets 'n', which is not a "
+       "constexpr parameter of kernel 'k'"},
+      {"@triton.autotune(configs=[triton.Config({'B': 4}, num_warps=3)], key=['n'])\n"
+       "@triton.jit\ndef k(n: i32, B: tl.constexpr = 4):\n    pass\n",
+       "test.tile:1:61: warning: @autotune is ignored: num_warps must be a power of two"},
+      {"@autotune(configs=[config(B=4)], key=['m'])\n@jit\n"
+       "def k(n: i32, B: constexpr = 4):\n    pass\n",
+       "test.tile:1:39: warning: @autotune is ignored: 'm' in key is not a parameter of "
+       "kernel 'k'"},
+      {"@autotune(configs=[config(B=4)], key=['n'], bogus_option=1)\n@jit\n"
+       "def k(n: i32, B: constexpr = 4):\n    pass\n",
+       "test.tile:1:45: warning: @autotune is ignored: unsupported argument "
+       "'bogus_option' of @autotune; expected configs, key, reset_to_zero, "
+       "restore_value, warmup or rep"},
+  };
+  for (const Case &test : cases) {
+    Compilation c(test.source);
+    EXPECT_FALSE(c.analyze().empty()) << test.source;
+    EXPECT_EQ(c.numErrors(), 0u) << test.source;
+    EXPECT_EQ(c.firstError().rfind(test.message, 0), 0u)
+        << test.source << "\n" << c.firstError();
   }
 }
 

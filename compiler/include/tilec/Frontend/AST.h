@@ -168,7 +168,11 @@ class CallExpr : public Expr {
 public:
   CallExpr(SourceLoc loc, ExprPtr callee, std::vector<CallArg> args);
   const Expr &getCallee() const { return *callee; }
+  Expr *getMutableCallee() { return callee.get(); }
   llvm::ArrayRef<CallArg> getArgs() const { return args; }
+  /// Moves the arguments out (a module-level `f = deco(args)(f)` gives them
+  /// to the decorator).
+  std::vector<CallArg> takeArgs() { return std::move(args); }
   static bool classof(const Expr *e) { return e->getKind() == Kind::Call; }
 
 private:

@@ -1,9 +1,11 @@
 //===- RandomTest.cpp - tl.randint, rand, randn, randint4x on the GPU -----===//
 //
 // kernels/random.tile against a CPU Philox written from the algorithm
-// (Philox 4x32-10, and 4x64-10 for 64-bit counters, keyed by the seed):
-// integers and uniform floats bit for bit, normals within float rounding of
-// Box-Muller computed in double from the same uniforms.
+// (Philox 4x32-10 keyed by the seed; a 64-bit offset fills two counter
+// words; philox on 64-bit counters is Philox 4x64-10): integers and uniform
+// floats bit for bit, normals within float rounding of Box-Muller computed
+// in double from the same uniforms. bench/triton_random_check.py holds
+// Triton's numbers to the same reference.
 //
 //===----------------------------------------------------------------------===//
 #include "GpuTest.h"
@@ -28,12 +30,12 @@ template <> struct PhiloxConstants<std::uint64_t> {
   static constexpr std::uint64_t KeyA = 0x9E3779B97F4A7C15ull, KeyB = 0xBB67AE8584CAA73Bull;
 };
 
-/// Philox with 10 rounds: counter (C0, 0, 0, 0) and key (K0, K1).
+/// Philox with 10 rounds: counter (C0, C1, 0, 0) and key (K0, K1).
 template <class Word>
-std::array<Word, 4> philox(Word K0, Word K1, Word C0) {
+std::array<Word, 4> philox(Word K0, Word K1, Word C0, Word C1 = 0) {
   using P = PhiloxConstants<Word>;
   constexpr int Bits = 8 * sizeof(Word);
-  Word C[4] = {C0, 0, 0, 0};
+  Word C[4] = {C0, C1, 0, 0};
   for (int Round = 0; Round < 10; ++Round) {
     typename P::Wide P0 = static_cast<typename P::Wide>(P::MulA) * C[0];
     typename P::Wide P2 = static_cast<typename P::Wide>(P::MulB) * C[2];
@@ -49,10 +51,13 @@ std::array<Word, 4> philox(Word K0, Word K1, Word C0) {
   return {C[0], C[1], C[2], C[3]};
 }
 
-/// 32-bit counters: the key is the seed's two halves.
-std::array<std::uint32_t, 4> philox32(std::uint64_t Seed, std::uint32_t C0) {
+/// 32-bit words: the key is the seed's two halves, the counter the
+/// offset's.
+std::array<std::uint32_t, 4> philox32(std::uint64_t Seed, std::uint64_t Offset) {
   return philox<std::uint32_t>(static_cast<std::uint32_t>(Seed),
-                               static_cast<std::uint32_t>(Seed >> 32), C0);
+                               static_cast<std::uint32_t>(Seed >> 32),
+                               static_cast<std::uint32_t>(Offset),
+                               static_cast<std::uint32_t>(Offset >> 32));
 }
 
 /// 64-bit counters: the key is (seed, 0).
@@ -76,13 +81,15 @@ TEST_F(RandomTest, MatchesPhilox) {
     auto Ints = poisoned<std::uint32_t>(N + 64);
     auto Uniform = poisoned<float>(N + 64);
     auto Normal = poisoned<float>(N + 64);
+    auto Split = poisoned<std::uint32_t>(N + 64);
     auto Wide = poisoned<std::uint64_t>(N + 64);
-    launch1D(K, N, Seed, Ints, Uniform, Normal, Wide, static_cast<std::int32_t>(N));
+    launch1D(K, N, Seed, Ints, Uniform, Normal, Split, Wide, static_cast<std::int32_t>(N));
     std::string What = "seed " + std::to_string(Seed);
     std::vector<std::uint32_t> I = result(Ints, N, What + " randint");
     std::vector<float> U = result(Uniform, N, What + " rand");
     std::vector<float> G = result(Normal, N, What + " randn");
-    std::vector<std::uint64_t> W = result(Wide, N, What + " randint4x");
+    std::vector<std::uint32_t> S = result(Split, N, What + " randint4x");
+    std::vector<std::uint64_t> W = result(Wide, N, What + " philox");
     gputest::expectEqual(
         I, [&](std::size_t J) { return philox32(Seed, J)[0]; }, What + " randint");
     gputest::expectEqual(
@@ -97,12 +104,19 @@ TEST_F(RandomTest, MatchesPhilox) {
         },
         2e-5, 2e-5, What + " randn");
     gputest::expectEqual(
-        W,
+        S,
         [&](std::size_t J) {
-          auto R = philox64(Seed, J + 4000000000ull);
+          auto R = philox32(Seed, J + 6000000000ull);
           return R[0] ^ R[3];
         },
         What + " randint4x (64-bit offsets)");
+    gputest::expectEqual(
+        W,
+        [&](std::size_t J) {
+          auto R = philox64(Seed, J + 6000000000ull);
+          return R[0] ^ R[3];
+        },
+        What + " philox (64-bit counters)");
     // Uniform floats lie in [0, 1).
     for (float V : U)
       ASSERT_TRUE(V >= 0.0f && V < 1.0f) << V;

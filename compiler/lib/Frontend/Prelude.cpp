@@ -2,8 +2,9 @@
 //
 // Triton's random numbers and the reductions it writes with a combine
 // function (cumprod, xor_sum). The random numbers: Philox 4x32 with 10
-// rounds (4x64 for 64-bit counters), keyed by the seed, counting from the
-// offsets, so that a seed and offsets give the numbers Triton gives; uniform
+// rounds keyed by the seed, counting from the offsets (a 64-bit offset fills
+// two counter words), so that a seed and offsets give the numbers Triton
+// gives (philox() itself runs Philox 4x64 on 64-bit counters); uniform
 // floats from the top 31 bits as Triton scales them, normals by Box-Muller.
 // Only `tl.`-qualified calls, the prelude's own combine functions (looked up
 // here first) and no module-level names are used, so the user's module
@@ -32,8 +33,8 @@ def philox_impl(c0, c1, c2, c3, k0, k1, n_rounds: tl.constexpr = 10):
         tl.static_assert(c0.dtype == tl.int64, "philox counters are 32 or 64 bits wide")
         key_a: tl.constexpr = -7046029254386353131
         key_b: tl.constexpr = -4942790177534073029
-        mul_a: tl.constexpr = -3246726940604895085
-        mul_b: tl.constexpr = -3865486766237376175
+        mul_a: tl.constexpr = -3249550476889527149
+        mul_b: tl.constexpr = -3865633965929787049
     for _ in tl.static_range(n_rounds):
         prev_c0 = c0
         prev_c2 = c2
@@ -65,8 +66,15 @@ def philox(seed, c0, c1, c2, c3, n_rounds: tl.constexpr = 10):
 
 
 def randint4x(seed, offset, n_rounds: tl.constexpr = 10):
-    zero = offset * 0
-    return tl.philox(seed, offset, zero, zero, zero, n_rounds)
+    # 32-bit Philox; a 64-bit offset is the counter's low and high words.
+    tl.static_assert(offset.dtype.is_int(), "random offsets must be integers")
+    low = offset.to(tl.uint32)
+    zero = low * 0
+    if offset.dtype.primitive_bitwidth > 32:
+        high = (offset >> 32).to(tl.uint32)
+    else:
+        high = zero
+    return tl.philox(seed, low, high, zero, zero, n_rounds)
 
 
 def randint(seed, offset, n_rounds: tl.constexpr = 10):

@@ -115,6 +115,8 @@ std::vector<BuiltinInfo> buildTable() {
         {req("ptr"), req("val"), opt("mask"), opt("sem"), opt("scope")});
   add(B::MultipleOf, "multiple_of", {req("input"), req("values")});
   add(B::MaxContiguous, "max_contiguous", {req("input"), req("values")});
+  add(B::MaxConstancy, "max_constancy", {req("input"), req("values")});
+  add(B::Assume, "assume", {req("cond")});
   add(B::StaticAssert, "static_assert", {req("cond"), opt("msg", str(""))});
   add(B::StaticPrint, "static_print", {}, Variadic);
   add(B::DevicePrint, "device_print",

@@ -1,7 +1,7 @@
 //===- Prelude.cpp - triton.language functions written in the language ---===//
 //
-// Triton's random numbers and the reductions it writes with a combine
-// function (cumprod, xor_sum). The random numbers: Philox 4x32 with 10
+// Triton's random numbers, the reductions it writes with a combine
+// function (cumprod, xor_sum), swizzle2d and ravel. The random numbers: Philox 4x32 with 10
 // rounds keyed by the seed, counting from the offsets (a 64-bit offset fills
 // two counter words), so that a seed and offsets give the numbers Triton
 // gives (philox() itself runs Philox 4x64 on 64-bit counters); uniform
@@ -126,6 +126,22 @@ def randn4x(seed, offset, n_rounds: tl.constexpr = 10):
     return n0, n1, n2, n3
 
 
+def swizzle2d(i, j, size_i, size_j, size_g):
+    # Row-major (i, j) of a size_i x size_j grid, renumbered so that groups
+    # of size_g rows are walked column by column.
+    linear = i * size_j + j
+    group_size = size_g * size_j
+    group = linear // group_size
+    first_row = group * size_g
+    rows = tl.minimum(size_i - first_row, size_g)
+    within = linear % group_size
+    return first_row + within % rows, within // rows
+
+
+def ravel(x, can_reorder: tl.constexpr = False):
+    return tl.reshape(x, [x.numel], can_reorder=can_reorder)
+
+
 def _tilec_product(a, b):
     return a * b
 
@@ -151,6 +167,6 @@ bool tilec::isPreludeFunction(llvm::StringRef name) {
   return llvm::is_contained({"philox_impl", "philox", "randint4x", "randint",
                              "uint_to_uniform_float", "rand", "rand4x",
                              "pair_uniform_to_normal", "randn", "randn4x", "cumprod",
-                             "xor_sum"},
+                             "xor_sum", "swizzle2d", "ravel"},
                             name);
 }

@@ -608,8 +608,21 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
     }
     return broadcast(std::move(args[0]), *shape);
   }
+  case B::Assume: {
+    // A promise for the optimizer; tilec does not use it yet, so it is
+    // checked and dropped (dropping a promise never changes a result).
+    const ConstValue *cond = getConstexpr(*args[0]);
+    if (cond && !cond->isTruthy()) {
+      diag.error(args[0]->getLoc(), "tl.assume of a condition that is false");
+      return nullptr;
+    }
+    if (!cond && !runtimeValue(*args[0]))
+      return nullptr;
+    return makeConstant(loc, ConstValue::getNone());
+  }
   case B::MultipleOf:
-  case B::MaxContiguous: {
+  case B::MaxContiguous:
+  case B::MaxConstancy: {
     const Type *type = runtimeValue(*args[0]);
     if (!type)
       return nullptr;
@@ -633,6 +646,8 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
                                         " of them (one per dimension)");
       return nullptr;
     }
+    if (builtin == B::MaxConstancy) // The analysis takes no constancy hints yet.
+      return std::move(args[0]);
     Type resultType = *type;
     return makeCall(loc, builtin, std::move(args), resultType);
   }

@@ -344,6 +344,12 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
       return makeConstant(expr.getLoc(), *attribute);
   }
   const Type &type = base->getType();
+  if (type.isValue() && expr.getName() == "numel") {
+    int64_t count = 1;
+    for (int64_t dim : type.getShape())
+      count *= dim;
+    return makeConstant(expr.getLoc(), ConstValue::getInt(count));
+  }
   if (type.isValue() && expr.getName() == "shape") {
     std::vector<ConstValue> dims;
     for (int64_t dim : type.getShape())

@@ -99,7 +99,7 @@ enum class Builtin {
   AtomicAdd, AtomicMax, AtomicMin, AtomicXchg, AtomicCas, AtomicAnd, AtomicOr,
   AtomicXor,
   // Hints.
-  MultipleOf, MaxContiguous,
+  MultipleOf, MaxContiguous, MaxConstancy, Assume,
   // Debugging.
   StaticAssert, StaticPrint, DevicePrint, DeviceAssert, DebugBarrier,
   // Iteration and casts.

@@ -8,6 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "GpuTest.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace {
 
 using IndexingTest = gputest::GpuTest<>;
@@ -164,6 +167,50 @@ TEST_F(ShapeTest, ExpandDimsAndBroadcast) {
         return 10 * a + b + 100 * (b * a);
       },
       1e-5, 1e-6, "10 a[c] + b[r] + 100 b[r] a[c]");
+}
+
+TEST_F(ShapeTest, JoinSplitInterleaveCatSwizzle) {
+  tile::Kernel K = kernel("join", "k_join");
+  const std::size_t N = 64;
+  std::vector<float> X = examples::randomFloats(N, -10, 10, 91);
+  std::vector<float> Y = examples::randomFloats(N, -10, 10, 92);
+  Y[3] = -0.0f; // join selects, so the sign of a zero survives.
+  auto DX = upload(X), DY = upload(Y);
+  auto Joined = poisoned<float>(2 * N + 8), Diff = poisoned<float>(N + 8);
+  auto Inter = poisoned<float>(2 * N + 8), Cat = poisoned<float>(2 * N + 8);
+  auto Swz = poisoned<std::int32_t>(60 + 8);
+  K.launch(tile::Grid{1}, tile::Stream(), DX, DY, Joined, Diff, Inter, Cat, Swz);
+  Ctx->synchronize();
+  std::vector<float> J = result(Joined, 2 * N, "join");
+  gputest::expectEqual(
+      J, [&](std::size_t I) { return I % 2 ? Y[I / 2] : X[I / 2]; }, "join");
+  std::vector<float> D = result(Diff, N, "split");
+  gputest::expectEqual(
+      D, [&](std::size_t I) { return X[I] - 2.0f * Y[I]; }, "split");
+  std::vector<float> In = result(Inter, 2 * N, "interleave");
+  gputest::expectEqual(
+      In, [&](std::size_t I) { return I % 2 ? Y[I / 2] : X[I / 2]; }, "interleave");
+  // cat may reorder: the same multiset of values.
+  std::vector<float> C = result(Cat, 2 * N, "cat");
+  std::vector<float> Expected(X);
+  Expected.insert(Expected.end(), Y.begin(), Y.end());
+  std::sort(C.begin(), C.end());
+  std::sort(Expected.begin(), Expected.end());
+  EXPECT_EQ(C, Expected) << "cat";
+  // swizzle2d of a 6 x 5 grid in groups of 4 rows: the k-th cell in row-major
+  // order becomes the k-th cell of a walk that takes each group of rows
+  // column by column.
+  std::vector<std::pair<int, int>> Walk;
+  for (int First = 0; First < 6; First += 4)
+    for (int Col = 0; Col < 5; ++Col)
+      for (int Row = First; Row < std::min(First + 4, 6); ++Row)
+        Walk.push_back({Row, Col});
+  std::vector<std::int32_t> S = result(Swz, 60, "swizzle2d");
+  for (int Cell = 0; Cell < 30; ++Cell) {
+    EXPECT_EQ(S[2 * Cell], Walk[Cell].first) << "swizzle2d row of cell " << Cell;
+    EXPECT_EQ(S[2 * Cell + 1], Walk[Cell].second) << "swizzle2d column of cell " << Cell;
+  }
+  EXPECT_TRUE(std::signbit(J[7])) << "join keeps -0.0";
 }
 
 } // namespace

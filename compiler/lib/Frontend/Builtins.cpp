@@ -139,6 +139,7 @@ std::vector<BuiltinInfo> buildTable() {
   add(B::PyFloat, "float", {req("x")}, Python);
   add(B::PyInt, "int", {req("x")}, Python);
   add(B::PyBool, "bool", {req("x")}, Python);
+  add(B::PyLen, "len", {req("x")}, Python);
   return table;
 }
 

@@ -1,7 +1,9 @@
 //===- Prelude.cpp - triton.language functions written in the language ---===//
 //
 // Triton's random numbers, the reductions it writes with a combine
-// function (cumprod, xor_sum), swizzle2d and ravel. The random numbers: Philox 4x32 with 10
+// function (cumprod, xor_sum), swizzle2d, ravel, and join, split, interleave
+// and cat built from where, broadcasts and reductions (correct for every
+// value; a dedicated layout would make them cheaper). The random numbers: Philox 4x32 with 10
 // rounds keyed by the seed, counting from the offsets (a 64-bit offset fills
 // two counter words), so that a seed and offsets give the numbers Triton
 // gives (philox() itself runs Philox 4x64 on 64-bit counters); uniform
@@ -142,6 +144,47 @@ def ravel(x, can_reorder: tl.constexpr = False):
     return tl.reshape(x, [x.numel], can_reorder=can_reorder)
 
 
+def join(a, b):
+    # A new last dimension of 2: a's values at 0, b's at 1.
+    a, b = tl.broadcast(a, b)
+    first = tl.arange(0, 2) == 0
+    return tl.where(first, tl.expand_dims(a, -1), tl.expand_dims(b, -1))
+
+
+def _tilec_at_0(x, i, y, j):
+    pick = i == 0
+    return tl.where(pick, x, y), tl.where(pick, i, j)
+
+
+def _tilec_at_1(x, i, y, j):
+    pick = i == 1
+    return tl.where(pick, x, y), tl.where(pick, i, j)
+
+
+def split(a):
+    # The two halves of a last dimension of 2, selected by index (exact for
+    # any value, NaN and -0.0 included).
+    tl.static_assert(len(a.shape) > 0 and a.shape[-1] == 2,
+                     "split needs a tile whose last dimension is 2")
+    index = tl.broadcast_to(tl.arange(0, 2), a.shape)
+    x, i = tl.reduce((a, index), -1, _tilec_at_0)
+    y, j = tl.reduce((a, index), -1, _tilec_at_1)
+    return x, y
+
+
+def interleave(a, b):
+    c = tl.join(a, b)
+    return tl.reshape(c, c.shape[:-2] + (2 * c.shape[-2],))
+
+
+def cat(input, other, can_reorder: tl.constexpr = False):
+    # Triton's cat may reorder the elements and says so: the same contract.
+    tl.static_assert(can_reorder, "cat may reorder elements: pass can_reorder=True")
+    tl.static_assert(input.shape == other.shape, "cat needs two tiles of one shape")
+    c = tl.join(input, other)
+    return tl.reshape(c, (2 * input.shape[0],) + input.shape[1:], can_reorder=True)
+
+
 def _tilec_product(a, b):
     return a * b
 
@@ -167,6 +210,7 @@ bool tilec::isPreludeFunction(llvm::StringRef name) {
   return llvm::is_contained({"philox_impl", "philox", "randint4x", "randint",
                              "uint_to_uniform_float", "rand", "rand4x",
                              "pair_uniform_to_normal", "randn", "randn4x", "cumprod",
-                             "xor_sum", "swizzle2d", "ravel"},
+                             "xor_sum", "swizzle2d", "ravel", "join", "split",
+                             "interleave", "cat"},
                             name);
 }

@@ -758,6 +758,18 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
     }
     return makeConstant(loc, ConstValue::getBool(value->isTruthy()));
   }
+  case B::PyLen: {
+    // The length of a constexpr tuple (`len(x.shape)`) or of a tile's first
+    // dimension, as Python's len of a tensor.
+    const ConstValue *value = getConstexpr(*args[0]);
+    if (value && value->isTuple())
+      return makeConstant(loc, ConstValue::getInt(value->getTuple().size()));
+    if (!value && args[0]->getType().isTile())
+      return makeConstant(loc, ConstValue::getInt(args[0]->getType().getShape()[0]));
+    diag.error(args[0]->getLoc(), "len() needs a tuple or a tile, got " +
+                                      (value ? value->str() : args[0]->getType().str()));
+    return nullptr;
+  }
   case B::NextPowerOf2: {
     std::optional<int64_t> n = requireConstInt(*args[0], "the argument of next_power_of_2");
     if (!n)

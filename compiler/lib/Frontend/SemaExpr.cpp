@@ -10,6 +10,8 @@
 
 #include "tilec/Frontend/Heuristics.h"
 
+#include <algorithm>
+
 #include <limits>
 
 using namespace tilec;
@@ -558,6 +560,42 @@ ExprPtr Sema::analyzeTuple(const TupleExpr &expr) {
   return tuple;
 }
 
+ExprPtr Sema::sliceTuple(const ConstValue &tuple, const SliceExpr &slice, SourceLoc loc) {
+  // Python's slice of a constexpr tuple: `shape[:-1]`, `shape[1:]`, `t[::-1]`.
+  int64_t size = tuple.getTuple().size();
+  std::optional<int64_t> parts[3];
+  const Expr *exprs[3] = {slice.getLower(), slice.getUpper(), slice.getStep()};
+  for (int i = 0; i < 3; ++i) {
+    if (!exprs[i])
+      continue;
+    ExprPtr value = analyzeExpr(*exprs[i]);
+    if (!value)
+      return nullptr;
+    if (isNone(*value))
+      continue;
+    if (!(parts[i] = requireConstInt(*value, "a slice bound")))
+      return nullptr;
+  }
+  int64_t step = parts[2].value_or(1);
+  if (step == 0) {
+    diag.error(slice.getLoc(), "slice step cannot be zero");
+    return nullptr;
+  }
+  // Clamp as Python does.
+  auto bound = [&](std::optional<int64_t> value, int64_t ifAbsent) {
+    if (!value)
+      return ifAbsent;
+    int64_t v = *value < 0 ? *value + size : *value;
+    return step > 0 ? std::clamp<int64_t>(v, 0, size) : std::clamp<int64_t>(v, -1, size - 1);
+  };
+  int64_t start = bound(parts[0], step > 0 ? 0 : size - 1);
+  int64_t stop = bound(parts[1], step > 0 ? size : -1);
+  std::vector<ConstValue> elements;
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+    elements.push_back(tuple.getTuple()[i]);
+  return makeConstant(loc, ConstValue::getTuple(std::move(elements)));
+}
+
 ExprPtr Sema::analyzeSubscript(const SubscriptExpr &expr) {
   if (heuristic)
     if (const auto *name = llvm::dyn_cast<NameExpr>(&expr.getBase()))
@@ -572,6 +610,8 @@ ExprPtr Sema::analyzeSubscript(const SubscriptExpr &expr) {
       diag.error(expr.getLoc(), "cannot index " + tuple->str());
       return nullptr;
     }
+    if (const auto *slice = llvm::dyn_cast<SliceExpr>(indices[0].get()))
+      return sliceTuple(*tuple, *slice, expr.getLoc());
     ExprPtr indexExpr = analyzeExpr(*indices[0]);
     std::optional<int64_t> index =
         indexExpr ? requireConstInt(*indexExpr, "the index") : std::nullopt;

@@ -97,6 +97,8 @@ public:
   ExprPtr analyzeBinary(SourceLoc loc, BinaryOp op, ExprPtr lhs, ExprPtr rhs);
   ExprPtr analyzeTuple(const TupleExpr &expr);
   ExprPtr analyzeSubscript(const SubscriptExpr &expr);
+  /// `tuple[lower:upper:step]` of a constexpr tuple.
+  ExprPtr sliceTuple(const ConstValue &tuple, const SliceExpr &slice, SourceLoc loc);
   ExprPtr analyzeIfExpr(const IfExpr &expr);
 
   /// A Constexpr-typed constant.

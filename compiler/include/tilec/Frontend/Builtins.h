@@ -105,7 +105,7 @@ enum class Builtin {
   // Iteration and casts.
   Range, StaticRange, Cast, Constexpr, NextPowerOf2,
   // Python builtins (bare names only).
-  PyRange, PyMin, PyMax, PyFloat, PyInt, PyBool,
+  PyRange, PyMin, PyMax, PyFloat, PyInt, PyBool, PyLen,
 };
 
 /// One parameter of a builtin's signature.

@@ -225,3 +225,43 @@ bool tilec::anySubExpr(const Expr *expr, llvm::function_ref<bool(const Expr &)> 
     return false; // Leaves; typed nodes do not occur in a syntactic tree.
   }
 }
+
+bool tilec::anySubExprInStmt(const Stmt &stmt,
+                             llvm::function_ref<bool(const Expr &)> test) {
+  switch (stmt.getKind()) {
+  case Stmt::Kind::Expr:
+    return anySubExpr(&llvm::cast<ExprStmt>(stmt).getExpr(), test);
+  case Stmt::Kind::Assign:
+    return anySubExpr(&llvm::cast<AssignStmt>(stmt).getValue(), test);
+  case Stmt::Kind::AugAssign: {
+    auto &aug = llvm::cast<AugAssignStmt>(stmt);
+    return anySubExpr(&aug.getTarget(), test) || anySubExpr(&aug.getValue(), test);
+  }
+  case Stmt::Kind::If: {
+    auto &ifStmt = llvm::cast<IfStmt>(stmt);
+    return anySubExpr(&ifStmt.getCond(), test) || anySubExprInBlock(ifStmt.getThen(), test) ||
+           anySubExprInBlock(ifStmt.getElse(), test);
+  }
+  case Stmt::Kind::For: {
+    auto &forStmt = llvm::cast<ForStmt>(stmt);
+    return anySubExpr(&forStmt.getIter(), test) || anySubExprInBlock(forStmt.getBody(), test);
+  }
+  case Stmt::Kind::While: {
+    auto &whileStmt = llvm::cast<WhileStmt>(stmt);
+    return anySubExpr(&whileStmt.getCond(), test) || anySubExprInBlock(whileStmt.getBody(), test);
+  }
+  case Stmt::Kind::Return:
+    return anySubExpr(llvm::cast<ReturnStmt>(stmt).getValue(), test);
+  case Stmt::Kind::Assert: {
+    auto &assert = llvm::cast<AssertStmt>(stmt);
+    return anySubExpr(&assert.getCond(), test) || anySubExpr(assert.getMessage(), test);
+  }
+  default:
+    return false;
+  }
+}
+
+bool tilec::anySubExprInBlock(const Block &block,
+                              llvm::function_ref<bool(const Expr &)> test) {
+  return llvm::any_of(block, [&](const StmtPtr &stmt) { return anySubExprInStmt(*stmt, test); });
+}

@@ -46,15 +46,16 @@ static bool readFunction(const Module &module, const Expr &value, Heuristic &heu
   const auto *ret = body.size() == first + 1
                         ? llvm::dyn_cast<ReturnStmt>(body[first].get())
                         : nullptr;
-  if (def->params.size() != 1 || !ret || !ret->getValue()) {
+  if (def->params.size() != 1) {
     diag.error(value.getLoc(), "heuristic '" + name->getName() +
-                                   "' must take one parameter and only return a "
-                                   "value ('def " + name->getName() +
-                                   "(args): return ...')");
+                                   "' must take one parameter (the arguments)");
     return false;
   }
   heuristic.argsName = def->params.front().name;
-  heuristic.body = ret->getValue();
+  if (ret && ret->getValue())
+    heuristic.body = ret->getValue();
+  else
+    heuristic.function = def;
   return true;
 }
 
@@ -89,9 +90,11 @@ std::vector<Heuristic> tilec::readHeuristics(const Module &module,
       for (const Param &p : def.params)
         if (p.name == entry.keyword)
           param = &p;
-      if (!param || param->annotation != ParamAnnotation::Constexpr) {
+      bool launchOption = entry.keyword == "num_warps" || entry.keyword == "num_stages";
+      if (!launchOption && (!param || param->annotation != ParamAnnotation::Constexpr)) {
         diag.error(entry.loc, "heuristic '" + entry.keyword + "' must name a constexpr "
-                              "parameter of kernel '" + def.getName() + "'");
+                              "parameter of kernel '" + def.getName() +
+                              "', num_warps or num_stages");
         continue;
       }
       Heuristic heuristic{entry.keyword, entry.value->getLoc(), "", nullptr};
@@ -106,7 +109,7 @@ std::vector<Heuristic> tilec::readHeuristics(const Module &module,
 
 std::vector<std::string> tilec::getHeuristicInputs(const Heuristic &heuristic) {
   std::vector<std::string> inputs;
-  anySubExpr(heuristic.body, [&](const Expr &expr) {
+  auto collect = [&](const Expr &expr) {
     const auto *subscript = llvm::dyn_cast<SubscriptExpr>(&expr);
     const auto *base = subscript ? llvm::dyn_cast<NameExpr>(&subscript->getBase()) : nullptr;
     if (!base || base->getName() != heuristic.argsName ||
@@ -117,6 +120,10 @@ std::vector<std::string> tilec::getHeuristicInputs(const Heuristic &heuristic) {
         !llvm::is_contained(inputs, key->getValue().getString()))
       inputs.push_back(key->getValue().getString().str());
     return false;
-  });
+  };
+  if (heuristic.function)
+    anySubExprInBlock(heuristic.function->body, collect);
+  else
+    anySubExpr(heuristic.body, collect);
   return inputs;
 }

@@ -303,9 +303,13 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
     }
     instance->params.push_back(std::move(kp));
   }
-  for (const Heuristic &h : heuristics)
-    if (!llvm::any_of(options.defines, [&](const auto &d) { return d.first == h.name; }))
+  for (const Heuristic &h : heuristics) {
+    bool given = llvm::any_of(options.defines, [&](const auto &d) { return d.first == h.name; }) ||
+                 (h.name == "num_warps" && options.numWarps) ||
+                 (h.name == "num_stages" && options.numStages);
+    if (!given)
       evaluateHeuristic(h, def, *instance);
+  }
 
   analyzeBlock(def.body);
   kernel = nullptr;
@@ -360,9 +364,42 @@ void Sema::evaluateHeuristic(const Heuristic &h, const FunctionDef &def,
                              KernelInstance &instance) {
   heuristic = &h;
   heuristicRuntimeReads.clear();
-  ExprPtr value = analyzeExpr(*h.body);
+  heuristicScope = scope;
+  ExprPtr value;
+  if (h.function) {
+    // Inline the function with its parameter bound to the marker that
+    // analyzeSubscript reads arguments through.
+    std::vector<CallArg> args;
+    args.push_back(CallArg{"", h.loc, std::make_unique<ConstantExpr>(
+                                          h.loc, ConstValue::getString(
+                                                     kHeuristicArgumentsMarker))});
+    CallExpr call(h.loc, std::make_unique<NameExpr>(h.loc, h.function->getName().str()),
+                  std::move(args));
+    value = callDeviceFunction(*h.function, call);
+  } else {
+    value = analyzeExpr(*h.body);
+  }
   heuristic = nullptr;
   const ConstValue *constant = value ? getConstexpr(*value) : nullptr;
+  if (h.isLaunchOption()) {
+    // num_warps / num_stages: without a value the decorator's or default
+    // stays, with a warning.
+    if (!constant || !constant->isInt() || constant->getInt() < 1 ||
+        constant->getInt() > 1024) {
+      if (value || !heuristicRuntimeReads.empty())
+        diag.warning(h.loc, "the heuristic for " + h.name + " is ignored: " +
+                                (heuristicRuntimeReads.empty()
+                                     ? std::string("it gives no positive constant")
+                                     : "it reads the runtime argument '" +
+                                           heuristicRuntimeReads.front() + "'") +
+                                "; pass --" + (h.name == "num_warps" ? "num-warps" : "num-stages") +
+                                " (the JIT evaluates it at each launch)");
+      return;
+    }
+    (h.name == "num_warps" ? instance.numWarps : instance.numStages) =
+        static_cast<unsigned>(constant->getInt());
+    return;
+  }
   if (value && !constant && !heuristicRuntimeReads.empty())
     diag.error(h.loc, "the heuristic for '" + h.name + "' reads the runtime argument" +
                           (heuristicRuntimeReads.size() == 1 ? " '" : "s '") +
@@ -396,10 +433,11 @@ ExprPtr Sema::analyzeHeuristicArgument(const SubscriptExpr &expr) {
   for (const auto &[known, value] : options.argumentValues)
     if (known == name)
       return makeConstant(expr.getLoc(), value);
-  auto it = scope.find(name);
-  const FunctionDef &def = *function->def;
+  // The kernel's names (a named heuristic is inlined in its own scope).
+  auto it = heuristicScope.find(name);
+  const FunctionDef &def = *kernel->def; // Not the inlined heuristic's.
   bool isParam = llvm::any_of(def.params, [&](const Param &p) { return p.name == name; });
-  if (!isParam || it == scope.end()) {
+  if (!isParam || it == heuristicScope.end()) {
     diag.error(key->getLoc(), name == heuristic->name
                                   ? "the heuristic for '" + name + "' reads '" + name +
                                         "' itself: give its value with -D " + name +
@@ -413,11 +451,16 @@ ExprPtr Sema::analyzeHeuristicArgument(const SubscriptExpr &expr) {
   }
   // A runtime value still answers `is None` (never); anything else about it
   // leaves the heuristic a runtime value, reported by evaluateHeuristic.
-  if (it->second.var && !it->second.type.isPointer() &&
-      !llvm::is_contained(heuristicRuntimeReads, name))
+  const Binding &binding = it->second;
+  if (binding.poisoned)
+    return nullptr;
+  if (!binding.var)
+    return makeConstant(expr.getLoc(), binding.value);
+  if (!binding.type.isPointer() && !llvm::is_contained(heuristicRuntimeReads, name))
     heuristicRuntimeReads.push_back(name);
-  NameExpr reference(expr.getLoc(), name);
-  return analyzeName(reference);
+  auto reference = std::make_unique<NameExpr>(expr.getLoc(), name, binding.var);
+  reference->setType(binding.type);
+  return reference;
 }
 
 void Sema::analyzeAssign(const AssignStmt &stmt) {

@@ -598,9 +598,13 @@ ExprPtr Sema::sliceTuple(const ConstValue &tuple, const SliceExpr &slice, Source
 
 ExprPtr Sema::analyzeSubscript(const SubscriptExpr &expr) {
   if (heuristic)
-    if (const auto *name = llvm::dyn_cast<NameExpr>(&expr.getBase()))
-      if (name->getName() == heuristic->argsName && !scope.count(name->getName()))
+    if (const auto *name = llvm::dyn_cast<NameExpr>(&expr.getBase())) {
+      auto it = scope.find(name->getName());
+      bool marker = it != scope.end() && !it->second.var && it->second.value.isString() &&
+                    it->second.value.getString() == kHeuristicArgumentsMarker;
+      if (marker || (name->getName() == heuristic->argsName && it == scope.end()))
         return analyzeHeuristicArgument(expr);
+    }
   ExprPtr base = analyzeExpr(expr.getBase());
   if (!base)
     return nullptr;

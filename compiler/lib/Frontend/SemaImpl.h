@@ -317,6 +317,8 @@ private:
   KernelInstance *kernel = nullptr;
   Block *out = nullptr;
   llvm::StringMap<Binding> scope;
+  /// The kernel's scope when a heuristic started (its arguments).
+  llvm::StringMap<Binding> heuristicScope;
   /// Module-level constants already evaluated, and those being evaluated
   /// (a cycle among them is an error).
   llvm::DenseMap<const GlobalDef *, ConstValue> globalValues;

@@ -14,48 +14,6 @@
 using namespace tilec;
 
 
-static bool anyInBlock(const Block &block, llvm::function_ref<bool(const Expr &)> test);
-
-/// Is `test` true of an expression `stmt` (syntactic, nested blocks
-/// included) evaluates?
-static bool anyInStmt(const Stmt &stmt, llvm::function_ref<bool(const Expr &)> test) {
-  switch (stmt.getKind()) {
-  case Stmt::Kind::Expr:
-    return anySubExpr(&llvm::cast<ExprStmt>(stmt).getExpr(), test);
-  case Stmt::Kind::Assign:
-    return anySubExpr(&llvm::cast<AssignStmt>(stmt).getValue(), test);
-  case Stmt::Kind::AugAssign: {
-    auto &aug = llvm::cast<AugAssignStmt>(stmt);
-    return anySubExpr(&aug.getTarget(), test) || anySubExpr(&aug.getValue(), test);
-  }
-  case Stmt::Kind::If: {
-    auto &ifStmt = llvm::cast<IfStmt>(stmt);
-    return anySubExpr(&ifStmt.getCond(), test) || anyInBlock(ifStmt.getThen(), test) ||
-           anyInBlock(ifStmt.getElse(), test);
-  }
-  case Stmt::Kind::For: {
-    auto &forStmt = llvm::cast<ForStmt>(stmt);
-    return anySubExpr(&forStmt.getIter(), test) || anyInBlock(forStmt.getBody(), test);
-  }
-  case Stmt::Kind::While: {
-    auto &whileStmt = llvm::cast<WhileStmt>(stmt);
-    return anySubExpr(&whileStmt.getCond(), test) || anyInBlock(whileStmt.getBody(), test);
-  }
-  case Stmt::Kind::Return:
-    return anySubExpr(llvm::cast<ReturnStmt>(stmt).getValue(), test);
-  case Stmt::Kind::Assert: {
-    auto &assert = llvm::cast<AssertStmt>(stmt);
-    return anySubExpr(&assert.getCond(), test) || anySubExpr(assert.getMessage(), test);
-  }
-  default:
-    return false;
-  }
-}
-
-static bool anyInBlock(const Block &block, llvm::function_ref<bool(const Expr &)> test) {
-  return llvm::any_of(block, [&](const StmtPtr &stmt) { return anyInStmt(*stmt, test); });
-}
-
 /// A test for expressions that read `name`.
 static auto readsName(llvm::StringRef name) {
   return [name](const Expr &expr) {
@@ -71,17 +29,17 @@ static bool exprReads(const Expr *expr, llvm::StringRef name) {
 
 /// Does `block` (syntactic) read `name`?
 static bool blockReads(const Block &block, llvm::StringRef name) {
-  return anyInBlock(block, readsName(name));
+  return anySubExprInBlock(block, readsName(name));
 }
 
 /// Does `stmt` (syntactic, nested blocks included) read `name`?
 static bool stmtReads(const Stmt &stmt, llvm::StringRef name) {
-  return anyInStmt(stmt, readsName(name));
+  return anySubExprInStmt(stmt, readsName(name));
 }
 
 bool tilec::blockCalls(const Block &block, llvm::StringRef name) {
   // A call's callee and a combine_fn argument are both names.
-  return anyInBlock(block, [&](const Expr &expr) {
+  return anySubExprInBlock(block, [&](const Expr &expr) {
     const auto *reference = llvm::dyn_cast<NameExpr>(&expr);
     return reference && reference->getName() == name;
   });

@@ -665,6 +665,12 @@ private:
   unsigned index;
 };
 
+/// Is `test` true of an expression that a statement of the syntactic
+/// `block` (nested blocks included) evaluates?
+bool anySubExprInBlock(const Block &block, llvm::function_ref<bool(const Expr &)> test);
+/// The same for one statement.
+bool anySubExprInStmt(const Stmt &stmt, llvm::function_ref<bool(const Expr &)> test);
+
 /// A parameter's annotation.
 enum class ParamAnnotation {
   None,      ///< Unannotated (device functions only).

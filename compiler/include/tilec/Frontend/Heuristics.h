@@ -22,11 +22,22 @@ namespace tilec {
 
 /// One entry of a heuristics dict.
 struct Heuristic {
-  std::string name;     ///< The constexpr parameter it sets.
+  std::string name;     ///< The constexpr parameter it sets, or num_warps /
+                        ///< num_stages.
   SourceLoc loc;        ///< Of the value (the lambda).
   std::string argsName; ///< The function's parameter (usually `args`).
-  const Expr *body;     ///< Its value, in terms of `argsName`.
+  const Expr *body;     ///< Its value, in terms of `argsName`; or null and:
+  /// a function of the file with more than `return EXPR` (ifs, locals),
+  /// inlined with its parameter standing for the arguments.
+  const FunctionDef *function = nullptr;
+
+  /// Sets a launch option rather than a parameter.
+  bool isLaunchOption() const { return name == "num_warps" || name == "num_stages"; }
 };
+
+/// The value a named heuristic's parameter is bound to while it is inlined:
+/// subscripting it reads the kernel's arguments.
+inline constexpr const char *kHeuristicArgumentsMarker = "\x01heuristic arguments";
 
 /// True when `name` names the heuristics decorator (`heuristics`,
 /// `triton.heuristics`, `tilec.heuristics`).

@@ -148,9 +148,12 @@ bool AutotuneReader::readConfigList(const Expr &expr, std::vector<TuneConfig> &c
                                       "' is defined in terms of itself");
         return false;
       }
+      std::map<std::string, ConstValue> outer = std::move(env);
+      env.clear();
       reading.push_back(name->getName().str());
       bool ok = readConfigList(*value, configs);
       reading.pop_back();
+      env = std::move(outer);
       return ok;
     }
   }
@@ -178,9 +181,13 @@ std::optional<ConstValue> AutotuneReader::evaluate(const Expr &expr) {
       return it->second;
     const Expr *value = lookupGlobal(name->getName());
     if (value && !llvm::is_contained(reading, name->getName())) {
+      // A module-level definition does not see comprehension variables.
+      std::map<std::string, ConstValue> outer = std::move(env);
+      env.clear();
       reading.push_back(name->getName().str());
       std::optional<ConstValue> result = evaluate(*value);
       reading.pop_back();
+      env = std::move(outer);
       return result;
     }
   }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Frontend/Libdevice.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace tilec;
@@ -170,6 +171,13 @@ std::vector<LibdeviceFunction> buildTable() {
   t.add("float_as_uint", {"f>i __nv_float_as_uint"});
   t.add("longlong_as_double", {"l>d __nv_longlong_as_double"});
   t.add("double_as_longlong", {"d>l __nv_double_as_longlong"});
+  for (LibdeviceFunction &function : t.functions)
+    function.onBits = llvm::is_contained(
+        {"clz", "popc", "ffs", "brev", "byte_perm", "mulhi", "umulhi", "mul24", "sad",
+         "hadd", "rhadd", "int_as_float", "float_as_int", "uint_as_float",
+         "float_as_uint", "longlong_as_double", "double_as_longlong",
+         "hiloint2double", "double2loint", "double2hiint"},
+        llvm::StringRef(function.name));
   return std::move(t.functions);
 }
 

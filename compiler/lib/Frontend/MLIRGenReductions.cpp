@@ -178,9 +178,13 @@ Value MLIRGenerator::generateCombine(const CombineExpr &expr) {
   {
     mlir::OpBuilder::InsertionGuard guard(builder);
     mlir::Block *block = createCombineBlock(*region, elements, where);
-    for (size_t i = 0; i < spec.lhs.size(); ++i) {
-      values[spec.lhs[i]] = block->getArgument(i);
-      values[spec.rhs[i]] = block->getArgument(spec.lhs.size() + i);
+    // The region's left side is the lower index. Triton's reversed scan
+    // calls combine(accumulated higher indices, current): the sides swap.
+    size_t n = spec.lhs.size();
+    bool swap = spec.isScan && spec.reverse;
+    for (size_t i = 0; i < n; ++i) {
+      values[spec.lhs[i]] = block->getArgument(swap ? n + i : i);
+      values[spec.rhs[i]] = block->getArgument(swap ? i : n + i);
     }
     if (!generateBlock(spec.body))
       return nullptr;
@@ -193,6 +197,17 @@ Value MLIRGenerator::generateCombine(const CombineExpr &expr) {
     }
     mlir::tile::ReduceReturnOp::create(builder, where, combined);
   }
+  // The region combines scalars; a tile computed inside it (tl.sum of an
+  // arange in the combine function) has no lowering there.
+  bool tileInside = false;
+  region->walk([&](mlir::Operation *inner) {
+    tileInside |= llvm::any_of(inner->getResultTypes(), [](mlir::Type type) {
+      return mlir::isa<mlir::RankedTensorType>(type);
+    });
+  });
+  if (tileInside)
+    return fail(expr.getLoc(), "not supported yet: a tile inside a combine function (it "
+                               "combines one element of each side)");
   combineOps[&spec] = op;
   return op->getResult(expr.getIndex());
 }

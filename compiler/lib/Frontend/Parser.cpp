@@ -317,6 +317,9 @@ bool Parser::recordModuleAlias(Module &module, const GlobalDef &global) {
   llvm::StringRef root = llvm::StringRef(path).split('.').first;
   if (path.empty() || path.find('.') == std::string::npos || (root != "tl" && root != "triton"))
     return false;
+  // `DTYPE = tl.float16` is a module-level constant, not an alias.
+  if (parseScalarKindName(path))
+    return false;
   module.tritonAliases[global.name] = path;
   return true;
 }

@@ -62,12 +62,20 @@ bool Sema::inlineCombine(const FunctionDef &combine, llvm::ArrayRef<ScalarKind> 
                         " (one per tile combined)");
     return false;
   }
-  for (const StmtPtr &stmt : spec.body)
+  for (const StmtPtr &stmt : spec.body) {
     if (!llvm::isa<AssignStmt>(*stmt) && !llvm::isa<ExprStmt>(*stmt)) {
       diag.error(stmt->getLoc(), "not supported yet: runtime control flow in a combine "
                                  "function (use tl.where)");
       return false;
     }
+    const auto *assign = llvm::dyn_cast<AssignStmt>(stmt.get());
+    if (assign && assign->getValue().getType().isTile()) {
+      diag.error(assign->getValue().getLoc(),
+                 "not supported yet: a tile inside a combine function (it combines one "
+                 "element of each side; got " + assign->getValue().getType().str() + ")");
+      return false;
+    }
+  }
   for (size_t i = 0; i < n; ++i) {
     const Type &type = values[i]->getType();
     if (!getConstexpr(*values[i]) && (!type.isValue() || type.isTile())) {

@@ -271,8 +271,8 @@ std::optional<ConstValue> tilec::getDTypeAttribute(ScalarKind kind,
     return ConstValue::getInt(bits);
   if (name == "int_bitwidth" && isInteger(kind))
     return ConstValue::getInt(bits);
-  if (name == "itemsize")
-    return ConstValue::getInt(std::max(1u, bits / 8));
+  if (name == "itemsize") // 0 for int1, as Triton's primitive_bitwidth // 8.
+    return ConstValue::getInt(bits / 8);
   if (name == "name")
     return ConstValue::getString(getScalarKindName(kind));
   if (name == "fp_mantissa_width" && isFloat(kind))
@@ -284,15 +284,16 @@ std::optional<ConstValue> tilec::getDTypeAttribute(ScalarKind kind,
 }
 
 std::optional<bool> tilec::getDTypePredicate(ScalarKind kind, llvm::StringRef name) {
-  bool isInt = isInteger(kind) && kind != ScalarKind::I1;
+  // Triton counts int1 among the unsigned integers.
+  bool isUnsignedInt = isUnsigned(kind) || kind == ScalarKind::I1;
   if (name == "is_floating")
     return isFloat(kind);
   if (name == "is_int")
-    return isInt;
+    return isInteger(kind);
   if (name == "is_int_signed")
-    return isInt && !isUnsigned(kind);
+    return isInteger(kind) && !isUnsignedInt;
   if (name == "is_int_unsigned")
-    return isUnsigned(kind);
+    return isUnsignedInt;
   if (name == "is_bool" || name == "is_int1")
     return kind == ScalarKind::I1;
   if (name == "is_ptr" || name == "is_block" || name.starts_with("is_fp8"))

@@ -5,10 +5,11 @@
 // argument types, as Triton's dispatch does, converts and broadcasts the
 // arguments to it and builds a LibdeviceCall whose first argument is the
 // symbol. Where no form takes the types as they are, narrow types widen:
-// fp16/bf16 compute in fp32 (and the result rounds back, which Triton
-// leaves to the user), integers narrower than 32 bits act as i32/u32, then
-// mixed widths meet at the wider one (fp32 with fp64 -> fp64), then
-// unsigned integers act as signed.
+// fp16/bf16 compute in fp32 (and the result rounds back when every float
+// argument had that type; Triton rejects them), integers narrower than 32
+// bits act as i32/u32, then mixed widths meet at the wider one (fp32 with
+// fp64 -> fp64), then mixed signedness meets at unsigned. Functions on bits
+// (popc, clz, float_as_int, ...) take only the last step.
 //
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
@@ -20,39 +21,51 @@ using namespace tilec;
 namespace {
 
 /// The argument kinds at widening `level` (see the file comment); None
-/// marks a constexpr number, which adapts to any form.
+/// marks a constexpr number, which adapts to any form. Functions on bits
+/// (`popc`, `float_as_int`, ...) take only the mixed-signedness step: a
+/// wider or converted value would change their answer.
 using Kinds = llvm::SmallVector<std::optional<ScalarKind>, 4>;
 
-Kinds widen(Kinds kinds, unsigned level) {
+Kinds widen(Kinds kinds, unsigned level, bool onBits) {
   if (level == 0)
     return kinds;
-  bool anyF64 = false, anyWideInt = false;
+  if (onBits && level < 3)
+    return kinds;
+  bool anyF64 = false, anyWideInt = false, anyUnsigned = false;
   for (std::optional<ScalarKind> &kind : kinds) {
     if (!kind)
       continue;
-    switch (*kind) {
-    case ScalarKind::F16: case ScalarKind::BF16: kind = ScalarKind::F32; break;
-    case ScalarKind::I1: case ScalarKind::I8: case ScalarKind::I16:
-      kind = ScalarKind::I32; break;
-    case ScalarKind::U8: case ScalarKind::U16: kind = ScalarKind::U32; break;
-    default: break;
+    if (!onBits) {
+      switch (*kind) {
+      case ScalarKind::F16: case ScalarKind::BF16: kind = ScalarKind::F32; break;
+      case ScalarKind::I1: case ScalarKind::I8: case ScalarKind::I16:
+        kind = ScalarKind::I32; break;
+      case ScalarKind::U8: case ScalarKind::U16: kind = ScalarKind::U32; break;
+      default: break;
+      }
     }
     anyF64 |= *kind == ScalarKind::F64;
     anyWideInt |= *kind == ScalarKind::I64 || *kind == ScalarKind::U64;
+    anyUnsigned |= *kind == ScalarKind::U32 || *kind == ScalarKind::U64;
   }
   if (level == 1)
     return kinds;
   for (std::optional<ScalarKind> &kind : kinds) {
-    if (kind && anyF64 && *kind == ScalarKind::F32)
-      kind = ScalarKind::F64;
-    if (kind && anyWideInt && *kind == ScalarKind::I32)
-      kind = ScalarKind::I64;
-    if (kind && anyWideInt && *kind == ScalarKind::U32)
+    if (!kind)
+      continue;
+    if (level == 2 || !onBits) {
+      if (anyF64 && *kind == ScalarKind::F32)
+        kind = ScalarKind::F64;
+      if (anyWideInt && *kind == ScalarKind::I32)
+        kind = ScalarKind::I64;
+      if (anyWideInt && *kind == ScalarKind::U32)
+        kind = ScalarKind::U64;
+    }
+    // Mixed signedness meets at unsigned, as Triton promotes.
+    if (level >= 3 && anyUnsigned && *kind == ScalarKind::I32)
+      kind = ScalarKind::U32;
+    if (level >= 3 && anyUnsigned && *kind == ScalarKind::I64)
       kind = ScalarKind::U64;
-    if (kind && level >= 3 && *kind == ScalarKind::U32)
-      kind = ScalarKind::I32;
-    if (kind && level >= 3 && *kind == ScalarKind::U64)
-      kind = ScalarKind::I64;
   }
   return kinds;
 }
@@ -137,7 +150,7 @@ ExprPtr Sema::analyzeLibdeviceCall(const LibdeviceFunction &function,
   }
   const LibdeviceOverload *chosen = nullptr;
   for (unsigned level = 0; level < kNumWideningLevels && !chosen; ++level) {
-    Kinds widened = widen(kinds, level);
+    Kinds widened = widen(kinds, level, function.onBits);
     for (const LibdeviceOverload &overload : function.overloads)
       if (accepts(overload, widened, constants)) {
         chosen = &overload;
@@ -150,11 +163,20 @@ ExprPtr Sema::analyzeLibdeviceCall(const LibdeviceFunction &function,
                         function.describeForms());
     return nullptr;
   }
-  // A 16-bit float argument computed in fp32 gives back its own type.
+  // Float arguments all of one 16-bit type, computed in fp32, give back
+  // that type; any wider float argument keeps the fp32 result.
   std::optional<ScalarKind> narrowFloat;
-  for (std::optional<ScalarKind> kind : kinds)
-    if (kind && (*kind == ScalarKind::F16 || *kind == ScalarKind::BF16))
-      narrowFloat = kind;
+  bool mixedFloats = false;
+  for (std::optional<ScalarKind> kind : kinds) {
+    if (!kind || !isFloat(*kind))
+      continue;
+    bool narrow = *kind == ScalarKind::F16 || *kind == ScalarKind::BF16;
+    if (!narrow || (narrowFloat && *narrowFloat != *kind))
+      mixedFloats = true;
+    narrowFloat = kind;
+  }
+  if (mixedFloats)
+    narrowFloat.reset();
   for (size_t i = 0; i < args.size(); ++i)
     if (!(args[i] = coerce(std::move(args[i]), chosen->args[i], shape)))
       return nullptr;

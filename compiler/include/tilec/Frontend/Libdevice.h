@@ -35,6 +35,9 @@ struct LibdeviceFunction {
   /// The function answers a yes/no question with an i32 (isnan, isinf):
   /// the language gives an i1, as Triton does.
   bool returnsBool = false;
+  /// The function reads its arguments' bits (popc, brev, float_as_int,
+  /// mulhi ...): they are never widened or converted to another width.
+  bool onBits = false;
 
   size_t getArity() const { return overloads.front().args.size(); }
   /// "(fp32, i32), (fp64, fp64)": the accepted argument types, for errors.

@@ -282,15 +282,17 @@ TEST_F(CombineTest, UserCombineFunctions) {
   auto Mean = poisoned<float>(M + 8), Var = poisoned<float>(M + 8);
   auto Argmax = poisoned<std::int32_t>(M + 8);
   auto Cumprod = poisoned<float>(M * N + 8), Runmax = poisoned<float>(M * N + 8);
+  auto Nearest = poisoned<float>(M * N + 8);
   auto Xor = poisoned<std::int32_t>(1);
-  K.launch(tile::Grid{1}, tile::Stream(), DX, DBits, Mean, Var, Argmax, Cumprod, Runmax, Xor,
-           static_cast<std::int32_t>(M), static_cast<std::int32_t>(N));
+  K.launch(tile::Grid{1}, tile::Stream(), DX, DBits, Mean, Var, Argmax, Cumprod, Runmax,
+           Nearest, Xor, static_cast<std::int32_t>(M), static_cast<std::int32_t>(N));
   Ctx->synchronize();
   std::vector<float> MeanOut = result(Mean, M, "welford mean");
   std::vector<float> VarOut = result(Var, M, "welford variance");
   std::vector<std::int32_t> ArgOut = result(Argmax, M, "argmax by combine");
   std::vector<float> ProdOut = result(Cumprod, M * N, "cumprod");
   std::vector<float> MaxOut = result(Runmax, M * N, "reversed running max");
+  std::vector<float> NearOut = result(Nearest, M * N, "reversed scan, not commutative");
   auto x = [&](std::size_t R, std::size_t C) { return static_cast<double>(X[R * N + C]); };
   gputest::expectNear(
       MeanOut,
@@ -340,6 +342,15 @@ TEST_F(CombineTest, UserCombineFunctions) {
         return Max;
       },
       "reversed running max along axis 0");
+  gputest::expectEqual(
+      NearOut,
+      [&](std::size_t I) {
+        for (std::size_t C = I % N; C < N; ++C)
+          if (X[I / N * N + C] > 1.0f)
+            return X[I / N * N + C];
+        return 0.0f;
+      },
+      "reversed scan: nearest value above 1.0 at or after each column");
   std::int32_t Expected = 0;
   for (std::int32_t B : Bits)
     Expected ^= B;

@@ -221,6 +221,11 @@ static std::optional<ScalarKind> requireDType(const Expr &expr, DiagnosticEngine
   const ConstValue *value = Sema::getConstexpr(expr);
   if (value && value->isDType())
     return value->getDType();
+  if (value && value->isString() && isUnsupportedDTypeMarker(value->getString())) {
+    diag.error(expr.getLoc(), "not supported yet: fp8 types (" +
+                                  value->getString().drop_front(19).drop_back() + ")");
+    return std::nullopt;
+  }
   diag.error(expr.getLoc(), "expected a dtype such as tl.float16, got " +
                                 (value ? value->str() : expr.getType().str()));
   return std::nullopt;

@@ -314,6 +314,10 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
     // A module path: `tl.float16`, or a mistake.
     if (std::optional<ScalarKind> dtype = parseScalarKindName(dotted))
       return makeConstant(expr.getLoc(), ConstValue::getDType(*dtype));
+    // fp8 dtypes have no type here yet, but code compares with them
+    // (`V.dtype.element_ty == tl.float8e5`): a value equal to nothing else.
+    if (std::optional<std::string> marker = getUnsupportedDTypeMarker(dotted))
+      return makeConstant(expr.getLoc(), ConstValue::getString(*marker));
     if (lookupBuiltin(dotted))
       diag.error(expr.getLoc(), "builtin '" + dotted + "' can only be called");
     else if (!reportForeignName(root, expr.getLoc()))

@@ -34,6 +34,20 @@ llvm::StringRef tilec::getScalarKindName(ScalarKind kind) {
   return "?";
 }
 
+std::optional<std::string> tilec::getUnsupportedDTypeMarker(llvm::StringRef name) {
+  if (!name.consume_front("tl.") && !name.consume_front("triton.language."))
+    return std::nullopt;
+  for (llvm::StringRef fp8 : {"float8e5", "float8e4nv", "float8e4b15", "float8e4b8",
+                              "float8e5b16", "float8e4b15x4"})
+    if (name == fp8)
+      return "<unsupported dtype " + name.str() + ">";
+  return std::nullopt;
+}
+
+bool tilec::isUnsupportedDTypeMarker(llvm::StringRef value) {
+  return value.starts_with("<unsupported dtype ") && value.ends_with(">");
+}
+
 std::optional<ScalarKind> tilec::parseScalarKindName(llvm::StringRef name) {
   for (llvm::StringRef prefix : {"triton.language.", "tl."})
     if (name.consume_front(prefix))

@@ -27,6 +27,13 @@ llvm::StringRef getScalarKindName(ScalarKind kind);
 /// Parses a type name: "i32", "fp32", "bool", "float16", "int32", "uint8",
 /// with an optional "tl."/"triton.language." prefix. None if unknown.
 std::optional<ScalarKind> parseScalarKindName(llvm::StringRef name);
+/// For Triton's fp8 dtype names (`tl.float8e5`, `float8e4nv`, ...), which
+/// tilec has no type for yet: the string constexpr that stands for them
+/// ("<unsupported dtype float8e5>"), equal only to itself; None otherwise.
+std::optional<std::string> getUnsupportedDTypeMarker(llvm::StringRef name);
+/// True for such a stand-in.
+bool isUnsupportedDTypeMarker(llvm::StringRef value);
+
 /// Bit width (1 for I1, 16 for BF16, ...).
 unsigned getBitWidth(ScalarKind kind);
 bool isFloat(ScalarKind kind);

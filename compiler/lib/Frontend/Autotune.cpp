@@ -47,6 +47,17 @@ private:
   bool readComprehension(const ListCompExpr &comp, size_t clause,
                          std::vector<TuneConfig> &configs);
   bool bindTarget(const Expr &target, const ConstValue &value);
+  /// Runs `read` on the definition of module-level `name`: marked as being
+  /// read (against self-reference), without the comprehension variables.
+  template <typename Fn> auto inGlobal(llvm::StringRef name, Fn read) {
+    std::map<std::string, ConstValue> outer = std::move(env);
+    env.clear();
+    reading.push_back(name.str());
+    auto result = read();
+    reading.pop_back();
+    env = std::move(outer);
+    return result;
+  }
   std::optional<unsigned> readCount(const Expr &expr, llvm::StringRef what,
                                     unsigned max);
   bool readNames(const Expr &expr, llvm::StringRef what,
@@ -148,13 +159,7 @@ bool AutotuneReader::readConfigList(const Expr &expr, std::vector<TuneConfig> &c
                                       "' is defined in terms of itself");
         return false;
       }
-      std::map<std::string, ConstValue> outer = std::move(env);
-      env.clear();
-      reading.push_back(name->getName().str());
-      bool ok = readConfigList(*value, configs);
-      reading.pop_back();
-      env = std::move(outer);
-      return ok;
+      return inGlobal(name->getName(), [&] { return readConfigList(*value, configs); });
     }
   }
   diag.error(expr.getLoc(), "configs must be a list of config(...) / triton.Config(...): "
@@ -180,16 +185,8 @@ std::optional<ConstValue> AutotuneReader::evaluate(const Expr &expr) {
     if (auto it = env.find(name->getName().str()); it != env.end())
       return it->second;
     const Expr *value = lookupGlobal(name->getName());
-    if (value && !llvm::is_contained(reading, name->getName())) {
-      // A module-level definition does not see comprehension variables.
-      std::map<std::string, ConstValue> outer = std::move(env);
-      env.clear();
-      reading.push_back(name->getName().str());
-      std::optional<ConstValue> result = evaluate(*value);
-      reading.pop_back();
-      env = std::move(outer);
-      return result;
-    }
+    if (value && !llvm::is_contained(reading, name->getName()))
+      return inGlobal(name->getName(), [&] { return evaluate(*value); });
   }
   if (const auto *tuple = llvm::dyn_cast<TupleExpr>(&expr)) {
     std::vector<ConstValue> elements;

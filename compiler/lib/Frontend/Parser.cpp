@@ -101,6 +101,9 @@ private:
   StmtPtr parseFor();
   StmtPtr parseWhile();
   StmtPtr parseExprStatement();
+  /// The target of a `for` (statement or comprehension): a name or names
+  /// separated by commas, up to `in`; `loc` is where a tuple of them starts.
+  ExprPtr parseForTarget(SourceLoc loc);
   /// `lambda a, b: body`.
   ExprPtr parseLambda();
   /// The rest of `[element for ...]` after `element`.
@@ -627,21 +630,25 @@ StmtPtr Parser::parseIf(SourceLoc loc) {
                                   std::move(elseBlock));
 }
 
+ExprPtr Parser::parseForTarget(SourceLoc loc) {
+  // Below comparisons, so that `in` is not an operator.
+  ExprPtr target = parseBinary(PrecBitOr);
+  if (!target || !is(TokenKind::Comma))
+    return target;
+  std::vector<ExprPtr> elements;
+  elements.push_back(std::move(target));
+  while (consumeIf(TokenKind::Comma) && !is(TokenKind::kw_in))
+    if (ExprPtr element = parseBinary(PrecBitOr))
+      elements.push_back(std::move(element));
+    else
+      return nullptr;
+  return std::make_unique<TupleExpr>(loc, std::move(elements), false);
+}
+
 StmtPtr Parser::parseFor() {
   SourceLoc loc = tok().loc;
   consume();
-  // The target is parsed below comparisons so that `in` is not an operator.
-  ExprPtr target = parseBinary(PrecBitOr);
-  if (target && is(TokenKind::Comma)) {
-    std::vector<ExprPtr> elements;
-    elements.push_back(std::move(target));
-    while (consumeIf(TokenKind::Comma) && !is(TokenKind::kw_in))
-      if (ExprPtr element = parseBinary(PrecBitOr))
-        elements.push_back(std::move(element));
-      else
-        return nullptr;
-    target = std::make_unique<TupleExpr>(loc, std::move(elements), false);
-  }
+  ExprPtr target = parseForTarget(loc);
   if (!target || !checkAssignTarget(*target) ||
       !expect(TokenKind::kw_in, "after 'for' target"))
     return nullptr;
@@ -1123,19 +1130,7 @@ ExprPtr Parser::parseListComp(SourceLoc loc, ExprPtr element) {
   std::vector<ListCompExpr::Clause> clauses;
   while (consumeIf(TokenKind::kw_for)) {
     ListCompExpr::Clause clause;
-    SourceLoc targetLoc = tok().loc;
-    // Below comparisons, so that `in` is not an operator (as in `for`).
-    clause.target = parseBinary(PrecBitOr);
-    if (clause.target && is(TokenKind::Comma)) {
-      std::vector<ExprPtr> names;
-      names.push_back(std::move(clause.target));
-      while (consumeIf(TokenKind::Comma) && !is(TokenKind::kw_in))
-        if (ExprPtr name = parseBinary(PrecBitOr))
-          names.push_back(std::move(name));
-        else
-          return nullptr;
-      clause.target = std::make_unique<TupleExpr>(targetLoc, std::move(names), false);
-    }
+    clause.target = parseForTarget(tok().loc);
     if (!clause.target || !checkAssignTarget(*clause.target) ||
         !expect(TokenKind::kw_in, "after the target of a comprehension"))
       return nullptr;

@@ -201,14 +201,15 @@ int runShapes(const Options &Opts, const std::vector<Shape> &Defaults,
   return 1;
 }
 
-/// Parses options, skips without a GPU (exit 77), runs Run on device 0 and
-/// turns exceptions into exit code 1.
+/// Parses options, skips without a GPU (exit 77; with TILE_BACKEND=interpreter
+/// it runs on the interpreter instead), runs Run on device 0 and turns
+/// exceptions into exit code 1.
 template <class RunFn> int exampleMain(int Argc, char **Argv, RunFn Run) {
   Options Opts;
   if (!parseOptions(Argc, Argv, Opts))
     return 2;
-  if (!tile::gpuAvailable()) {
-    std::printf("SKIPPED: no GPU (%s)\n", tile::gpuUnavailableReason().c_str());
+  if (!tile::backendAvailable()) {
+    std::printf("SKIPPED: no GPU (%s)\n", tile::backendUnavailableReason().c_str());
     return SkipExitCode;
   }
   try {

@@ -24,6 +24,11 @@ DeviceAllocation::DeviceAllocation(const Context &Ctx, std::size_t Bytes)
     : Ctx(Ctx.state()) {
   if (Bytes == 0)
     return;
+  if (this->Ctx->interpreted()) {
+    Ptr = detail::requireInterpreter().allocate(Bytes);
+    Size = Bytes;
+    return;
+  }
   this->Ctx->makeCurrent();
   cu::CUdeviceptr Address = 0;
   cu::CUresult R = cu::driver().cuMemAlloc(&Address, Bytes);
@@ -55,6 +60,12 @@ DeviceAllocation::operator=(DeviceAllocation &&Other) noexcept {
 void DeviceAllocation::release() noexcept {
   if (!Ptr)
     return;
+  if (Ctx->interpreted()) {
+    detail::requireInterpreter().release(Ptr);
+    Ptr = 0;
+    Size = 0;
+    return;
+  }
   if (const cu::DriverApi *D = cu::tryDriver(nullptr)) {
     D->cuCtxSetCurrent(Ctx->Ctx);
     D->cuMemFree(Ptr);
@@ -67,6 +78,8 @@ void DeviceAllocation::upload(const void *Src, std::size_t Bytes) {
   checkFits(Bytes, Size, "copyFromHost");
   if (Bytes == 0)
     return;
+  if (Ctx->interpreted())
+    return detail::requireInterpreter().upload(Ptr, Src, Bytes);
   Ctx->makeCurrent();
   cu::check(cu::driver().cuMemcpyHtoD(Ptr, Src, Bytes), "cuMemcpyHtoD");
 }
@@ -75,6 +88,8 @@ void DeviceAllocation::download(void *Dst, std::size_t Bytes) const {
   checkFits(Bytes, Size, "copyToHost");
   if (Bytes == 0)
     return;
+  if (Ctx->interpreted())
+    return detail::requireInterpreter().download(Dst, Ptr, Bytes);
   Ctx->makeCurrent();
   cu::check(cu::driver().cuMemcpyDtoH(Dst, Ptr, Bytes), "cuMemcpyDtoH");
 }
@@ -82,6 +97,8 @@ void DeviceAllocation::download(void *Dst, std::size_t Bytes) const {
 void DeviceAllocation::fillBytes(std::uint8_t Value) {
   if (Size == 0)
     return;
+  if (Ctx->interpreted())
+    return detail::requireInterpreter().fill(Ptr, Value, Size);
   Ctx->makeCurrent();
   cu::check(cu::driver().cuMemsetD8(Ptr, Value, Size), "cuMemsetD8");
 }

@@ -4,6 +4,10 @@
 #include "Internal.h"
 #include "tile/Error.h"
 
+#include <atomic>
+#include <cstdlib>
+#include <thread>
+
 namespace tile {
 
 namespace detail {
@@ -15,7 +19,27 @@ ContextState::~ContextState() {
     D->cuDevicePrimaryCtxRelease(Device);
 }
 
+namespace {
+std::atomic<InterpreterBackend *> Installed{nullptr};
+} // namespace
+
+InterpreterBackend *interpreterBackend() noexcept { return Installed.load(); }
+
+void installInterpreterBackend(InterpreterBackend *Backend) noexcept {
+  Installed.store(Backend);
+}
+
+InterpreterBackend &requireInterpreter() {
+  if (InterpreterBackend *B = interpreterBackend())
+    return *B;
+  throw Error("the interpreter backend was asked for, but this program does "
+              "not link it: link tile::interpreter (CMake target "
+              "tile_interpreter) beside tile::runtime");
+}
+
 void ContextState::makeCurrent() const {
+  if (interpreted())
+    return;
   cu::check(cu::driver().cuCtxSetCurrent(Ctx), "cuCtxSetCurrent");
 }
 
@@ -33,7 +57,54 @@ int attribute(const cu::DriverApi &D, cu::CUdevice Device,
 
 } // namespace
 
-Context::Context(int Device) {
+Backend defaultBackend() {
+  const char *Value = std::getenv("TILE_BACKEND");
+  std::string Name = Value ? Value : "";
+  if (Name.empty() || Name == "gpu")
+    return Backend::Gpu;
+  if (Name == "interpreter")
+    return Backend::Interpreter;
+  throw Error("TILE_BACKEND is '" + Name +
+              "'; expected 'gpu' or 'interpreter' (or unset)");
+}
+
+bool backendAvailable() noexcept {
+  try {
+    return defaultBackend() == Backend::Gpu ? gpuAvailable()
+                                            : detail::interpreterBackend() != nullptr;
+  } catch (...) {
+    return false;
+  }
+}
+
+std::string backendUnavailableReason() {
+  try {
+    if (defaultBackend() == Backend::Gpu)
+      return gpuUnavailableReason();
+    detail::requireInterpreter();
+    return "";
+  } catch (const Error &E) {
+    return E.what();
+  }
+}
+
+Context::Context(int Device) : Context(defaultBackend(), Device) {}
+
+Context::Context(Backend B, int Device) {
+  if (B == Backend::Interpreter) {
+    detail::InterpreterBackend &I = detail::requireInterpreter();
+    if (Device != 0)
+      throw Error("the interpreter has one device, 0; asked for " +
+                  std::to_string(Device));
+    auto S = std::make_shared<detail::ContextState>();
+    S->Kind = Backend::Interpreter;
+    S->Name = I.name();
+    S->CC = {9, 0};
+    S->SmCount = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    S->MaxSharedOptin = 232448;
+    State = std::move(S);
+    return;
+  }
   const cu::DriverApi &D = cu::driver();
   int Count = deviceCount();
   if (Device < 0 || Device >= Count)
@@ -60,6 +131,8 @@ Context::Context(int Device) {
   State = std::move(S);
 }
 
+Backend Context::backend() const noexcept { return State->Kind; }
+
 int Context::device() const noexcept { return State->Ordinal; }
 
 const std::string &Context::deviceName() const noexcept { return State->Name; }
@@ -77,6 +150,8 @@ std::size_t Context::maxSharedBytesOptin() const noexcept {
 void Context::makeCurrent() const { State->makeCurrent(); }
 
 void Context::synchronize() const {
+  if (State->interpreted())
+    return; // Interpreted launches finish before they return.
   State->makeCurrent();
   cu::check(cu::driver().cuCtxSynchronize(), "cuCtxSynchronize");
 }

@@ -9,6 +9,7 @@
 #define TILE_LIB_INTERNAL_H
 
 #include "DriverApi.h"
+#include "InterpreterBackend.h"
 #include "tile/Context.h"
 #include "tile/Metadata.h"
 
@@ -21,6 +22,7 @@ namespace detail {
 
 /// A retained primary context and the properties of its device.
 struct ContextState {
+  Backend Kind = Backend::Gpu;
   int Ordinal = 0;
   cu::CUdevice Device = 0;
   cu::CUcontext Ctx = nullptr; ///< Null until retained.
@@ -35,8 +37,10 @@ struct ContextState {
   /// Releases the primary context; errors are ignored.
   ~ContextState();
 
-  /// Makes the context current on the calling thread.
+  /// Makes the context current on the calling thread (nothing to do for
+  /// the interpreter).
   void makeCurrent() const;
+  bool interpreted() const noexcept { return Kind == Backend::Interpreter; }
 };
 
 /// A loaded CUmodule with its metadata and one CUfunction per kernel.
@@ -46,6 +50,8 @@ struct ModuleState {
   std::string Origin;                    ///< The PTX's name, for messages.
   cu::CUmodule Handle = nullptr;         ///< Null until loaded.
   std::vector<cu::CUfunction> Functions; ///< Parallel to Meta.Kernels.
+  /// The module in the interpreter, for an interpreter context.
+  std::shared_ptr<InterpretedProgram> Program;
 
   ModuleState() = default;
   ModuleState(const ModuleState &) = delete;

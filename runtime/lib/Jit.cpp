@@ -443,10 +443,23 @@ std::vector<std::size_t> argIndices(const JitKernelState &K,
 }
 
 /// Picks \p K's best config for these arguments: every config compiled and
-/// timed (those that do not fit the device pruned with a note).
+/// timed (those that do not fit the device pruned with a note). On the
+/// interpreter: the first config that compiles, untimed.
 std::size_t autotune(const JitModuleState &M, JitKernelState &K, const Specialization &Spec,
                      const std::string &Key, const LaunchGrid &G, const Stream &S,
                      const Arg *Args, std::size_t Count) {
+  if (M.Ctx->backend() == Backend::Interpreter) {
+    // CPU times say nothing about the GPU: the first config that compiles.
+    for (std::size_t I = 0; I < K.Sig.configs.size(); ++I) {
+      std::string Diagnostics;
+      if (compileSpecialization(M, K, withConfig(K, Spec, K.Sig.configs[I]), Diagnostics)) {
+        std::cerr << "tilec: " << K.Sig.name << " on the interpreter: config "
+                  << K.Sig.configs[I].describe() << " (the first that compiles; no timing)\n";
+        return I;
+      }
+    }
+    throw Error("no @autotune config of " + K.Sig.name + " compiles");
+  }
   std::string DiskKey = "autotune\n" + compileKey(M, K, Spec) + "device " +
                         M.Ctx->deviceName() + "\n" + Key + "\nwarmup " +
                         std::to_string(K.Sig.warmupMs) + " rep " + std::to_string(K.Sig.repMs);

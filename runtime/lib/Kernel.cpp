@@ -15,6 +15,8 @@ void Kernel::launchImpl(const Grid &G, const Stream &S, const Arg *Args,
     throw Error("launch of " + Info->Name + ": grid (" + std::to_string(G.X) +
                 ", " + std::to_string(G.Y) + ", " + std::to_string(G.Z) +
                 ") is empty");
+  if (Owner->Program)
+    return Owner->Program->launch(*Info, G, Args, Count);
   // cuLaunchKernel reads one pointer per .param of the PTX entry, and from
   // each as many bytes as the .param has. Module::load checked (checkPtx)
   // that the metadata lists exactly the entry's parameters with their sizes,
@@ -40,6 +42,8 @@ void Kernel::launchImpl(const Grid &G, const Stream &S, const Arg *Args,
 }
 
 KernelResources Kernel::resources() const {
+  if (Owner->Program)
+    return KernelResources{}; // No registers or shared memory on the CPU.
   auto Attribute = [&](cu::CUfunction_attribute Attr, const char *What) {
     int Value = 0;
     cu::CUresult Result = cu::driver().cuFuncGetAttribute(

@@ -270,6 +270,8 @@ ModuleMetadata ModuleMetadata::parse(std::string_view Json,
   M.SourceHash = R.string(Root, "", "source_hash");
   M.Target = R.string(Root, "", "target");
   M.Origin = Origin;
+  if (Root.find("tile_ir"))
+    M.TileIR = R.string(Root, "", "tile_ir");
   if (Root.find("ptx_hash")) {
     M.PtxHash = R.string(Root, "", "ptx_hash");
     if (!isPtxHash(M.PtxHash))

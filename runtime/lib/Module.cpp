@@ -91,6 +91,15 @@ void bindKernels(detail::ModuleState &State) {
 Module Module::load(const Context &Ctx, const std::string &Ptx,
                     ModuleMetadata Meta, const std::string &Origin) {
   Meta.checkPtx(Ptx, Origin);
+  if (Ctx.backend() == Backend::Interpreter) {
+    auto State = std::make_shared<detail::ModuleState>();
+    State->Ctx = Ctx.state();
+    State->Program = detail::requireInterpreter().load(Meta, Origin);
+    State->Meta = std::move(Meta);
+    State->Origin = Origin;
+    State->Functions.assign(State->Meta.Kernels.size(), nullptr);
+    return Module(std::move(State));
+  }
   int Needed = Meta.targetArch();
   ComputeCapability Have = Ctx.computeCapability();
   if (Needed > Have.arch())

@@ -4,6 +4,7 @@
 #include "Internal.h"
 #include "tile/Error.h"
 
+#include <chrono>
 #include <utility>
 
 namespace tile {
@@ -17,6 +18,8 @@ cu::CUstream raw(const Stream &S) {
 } // namespace
 
 Stream::Stream(const Context &Ctx) : Ctx(Ctx.state()) {
+  if (this->Ctx->interpreted())
+    return; // Interpreted launches are synchronous: the null handle will do.
   this->Ctx->makeCurrent();
   cu::CUstream S = nullptr;
   cu::check(cu::driver().cuStreamCreate(&S, cu::CU_STREAM_NON_BLOCKING),
@@ -47,11 +50,28 @@ void Stream::release() noexcept {
 }
 
 void Stream::synchronize() const {
+  if (!Handle && (Ctx ? Ctx->interpreted() : defaultBackend() == Backend::Interpreter))
+    return;
   cu::check(cu::driver().cuStreamSynchronize(raw(*this)),
             "cuStreamSynchronize");
 }
 
+namespace {
+
+/// An interpreter context's "event": the host clock, in nanoseconds, kept
+/// in the event handle's bits.
+void *hostNow() {
+  auto Ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                std::chrono::steady_clock::now().time_since_epoch())
+                .count();
+  return reinterpret_cast<void *>(static_cast<std::uintptr_t>(Ns));
+}
+
+} // namespace
+
 Timer::Timer(const Context &Ctx) : Ctx(Ctx.state()) {
+  if (this->Ctx->interpreted())
+    return;
   const cu::DriverApi &D = cu::driver();
   this->Ctx->makeCurrent();
   cu::CUevent E = nullptr;
@@ -66,6 +86,8 @@ Timer::Timer(const Context &Ctx) : Ctx(Ctx.state()) {
 }
 
 Timer::~Timer() {
+  if (Ctx->interpreted())
+    return;
   if (const cu::DriverApi *D = cu::tryDriver(nullptr)) {
     D->cuEventDestroy(static_cast<cu::CUevent>(Start));
     D->cuEventDestroy(static_cast<cu::CUevent>(Stop));
@@ -73,16 +95,28 @@ Timer::~Timer() {
 }
 
 void Timer::start(const Stream &S) {
+  if (Ctx->interpreted()) {
+    Start = hostNow();
+    return;
+  }
   cu::check(cu::driver().cuEventRecord(static_cast<cu::CUevent>(Start), raw(S)),
             "cuEventRecord");
 }
 
 void Timer::stop(const Stream &S) {
+  if (Ctx->interpreted()) {
+    Stop = hostNow();
+    return;
+  }
   cu::check(cu::driver().cuEventRecord(static_cast<cu::CUevent>(Stop), raw(S)),
             "cuEventRecord");
 }
 
 float Timer::elapsedMs() const {
+  if (Ctx->interpreted())
+    return static_cast<float>(reinterpret_cast<std::uintptr_t>(Stop) -
+                              reinterpret_cast<std::uintptr_t>(Start)) /
+           1e6f;
   const cu::DriverApi &D = cu::driver();
   cu::check(D.cuEventSynchronize(static_cast<cu::CUevent>(Stop)),
             "cuEventSynchronize");

@@ -41,11 +41,17 @@ const auto Sizes =
     ::testing::Values(std::size_t(1), std::size_t(98432),
                       std::size_t((1 << 20) + 3), std::size_t(1) << 28);
 
+/// The sizes the interpreter runs in a test (2^28 elements take it minutes
+/// and gigabytes).
+constexpr std::size_t InterpreterMaxElems = std::size_t(1) << 24;
+
 using ExampleKernelTest =
     gputest::GpuTest<::testing::TestWithParam<std::size_t>>;
 
 TEST_P(ExampleKernelTest, VectorAdd) {
   std::size_t N = GetParam();
+  if (onInterpreter() && N > InterpreterMaxElems)
+    GTEST_SKIP() << N << " elements: too many for the interpreter in a test";
   tile::Kernel K = loadExample("vector_add.ptx").kernel("add_kernel");
   std::int64_t Block = K.info().constexprInt("BLOCK_SIZE");
   std::vector<float> X = examples::randomFloats(N, -1.0f, 1.0f, 2 * N);
@@ -68,6 +74,8 @@ TEST_P(ExampleKernelTest, VectorAdd) {
 
 TEST_P(ExampleKernelTest, Gelu) {
   std::size_t N = GetParam();
+  if (onInterpreter() && N > InterpreterMaxElems)
+    GTEST_SKIP() << N << " elements: too many for the interpreter in a test";
   tile::Kernel K = loadExample("gelu.ptx").kernel("gelu_kernel");
   std::int64_t Block = K.info().constexprInt("BLOCK_SIZE");
   std::vector<float> X = examples::randomFloats(N, -5.0f, 5.0f, 3 * N);
@@ -90,6 +98,8 @@ INSTANTIATE_TEST_SUITE_P(Sizes, ExampleKernelTest, Sizes, sizeName);
 using KernelResourcesTest = gputest::GpuTest<>;
 
 TEST_F(KernelResourcesTest, RegistersAndSpillsOfTheJittedKernels) {
+  if (onInterpreter())
+    GTEST_SKIP() << "registers and spills exist on the GPU only";
   // vector_add needs a handful of registers and spills nothing; matmul
   // (128x128 fp32 accumulators over 256 threads) needs many more; both
   // allow at least their block size, which .reqntid fixes.

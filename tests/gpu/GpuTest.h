@@ -116,9 +116,15 @@ template <class H> std::vector<float> toFloats(const std::vector<H> &Values) {
 template <class Base = ::testing::Test> class GpuTest : public Base {
 protected:
   void SetUp() override {
-    if (!tile::gpuAvailable())
-      GTEST_SKIP() << "no GPU (" << tile::gpuUnavailableReason() << ")";
+    if (!tile::backendAvailable())
+      GTEST_SKIP() << "no GPU (" << tile::backendUnavailableReason() << ")";
     Ctx = std::make_unique<tile::Context>(0);
+  }
+
+  /// True when the kernels run on the interpreter (TILE_BACKEND=interpreter):
+  /// tests of what only a GPU has (registers, the driver's PTX JIT) skip.
+  bool onInterpreter() const {
+    return Ctx->backend() == tile::Backend::Interpreter;
   }
 
   /// Loads the example module FileName ("vector_add.ptx").

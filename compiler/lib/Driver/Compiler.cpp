@@ -268,6 +268,11 @@ void compileKernels(Session &session, const CompileOptions &options,
   auto printModule = [&](llvm::raw_ostream &os) { module->print(os); };
   if (reachStage(Stage::Tile, options, result, printModule))
     return;
+  // The interpreter's copy of the kernels, with the locations its errors
+  // point at.
+  std::string tileIR = render([&](llvm::raw_ostream &os) {
+    module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
+  });
 
   llvm::raw_string_ostream irDump(result.irDump);
   auto runPipeline = [&](llvm::function_ref<void(mlir::PassManager &)> build) {
@@ -319,7 +324,7 @@ void compileKernels(Session &session, const CompileOptions &options,
                         ->getBufferIdentifier()
                         .str(),
                     session.sourceMgr.getMemoryBuffer(session.bufferId)->getBuffer().str(),
-                    options.arch};
+                    options.arch, std::move(tileIR)};
   result.metadata = render([&](llvm::raw_ostream &os) {
     writeMetadata(os, facts, kernels, *llvmModule, *ptx);
   });

@@ -92,6 +92,7 @@ void tilec::writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
     json.attribute("source_hash", fnv1a64(facts.sourceText));
     json.attribute("ptx_hash", ptxHash(ptx));
     json.attribute("target", facts.target);
+    json.attribute("tile_ir", facts.tileIR);
     json.attributeArray("kernels", [&] {
       for (const auto &kernel : kernels)
         json.object([&] {

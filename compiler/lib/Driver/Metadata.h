@@ -2,8 +2,9 @@
 //
 // What the runtime needs to launch a compiled kernel without the compiler:
 // its name, parameters and their types, constexpr values, warps, shared
-// memory, the target, where it came from, and a hash of the PTX it describes
-// (the runtime refuses a PTX whose hash differs).
+// memory, the target, where it came from, a hash of the PTX it describes
+// (the runtime refuses a PTX whose hash differs), and the module at the tile
+// stage, which the interpreter runs in place of the PTX.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,9 @@ struct ModuleFacts {
   std::string source;     ///< The .tile path as given.
   std::string sourceText; ///< Its contents (hashed).
   std::string target;     ///< sm_80, sm_90, sm_90a.
+  /// The module at the tile stage with its source locations, which the
+  /// interpreter runs ("tile_ir").
+  std::string tileIR;
 };
 
 /// Writes the metadata JSON for `kernels` as compiled into `ptxModule`,

@@ -2,7 +2,11 @@
 //-*-===//
 //
 // Finding out whether a GPU can be used at all, and the primary context of a
-// device, which every other runtime object belongs to.
+// device, which every other runtime object belongs to. A context runs its
+// kernels on the GPU or, when asked (Backend::Interpreter, or
+// TILE_BACKEND=interpreter for contexts that do not say), on tilec's CPU
+// interpreter: the same program then runs without a GPU, every memory
+// access checked.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILE_CONTEXT_H
@@ -29,6 +33,25 @@ std::string gpuUnavailableReason();
 /// The number of CUDA devices; throws tile::Error when there is no driver.
 int deviceCount();
 
+/// Where a Context runs kernels.
+enum class Backend {
+  Gpu,         ///< The CUDA device, through the driver.
+  Interpreter, ///< tilec's interpreter, on host threads (tile/Interpreter.h).
+};
+
+/// The backend of a Context that does not name one: Interpreter when the
+/// environment variable TILE_BACKEND is "interpreter", Gpu when it is unset,
+/// empty or "gpu". Throws tile::Error for any other value.
+Backend defaultBackend();
+
+/// True when a Context(0) can be created: the default backend is the GPU
+/// and gpuAvailable(), or it is the interpreter and the program links
+/// tile::interpreter. Never throws.
+bool backendAvailable() noexcept;
+
+/// Why backendAvailable() is false; empty when it is true.
+std::string backendUnavailableReason();
+
 /// A compute capability such as 9.0.
 struct ComputeCapability {
   int Major = 0; ///< E.g. 9 for sm_90.
@@ -41,9 +64,17 @@ struct ComputeCapability {
 /// is retained while any copy, or any object created from it, is alive.
 class Context {
 public:
-  /// Retains the primary context of device \p Device and makes it current on
-  /// the calling thread. Throws tile::Error when there is no such device.
+  /// A context on defaultBackend(): for the GPU, retains the primary context
+  /// of device \p Device and makes it current on the calling thread. Throws
+  /// tile::Error when there is no such device.
   explicit Context(int Device = 0);
+  /// A context on \p B: for Backend::Gpu as Context(Device); for
+  /// Backend::Interpreter, the interpreter (Device must be 0), which throws
+  /// tile::Error when the program does not link tile::interpreter.
+  Context(Backend B, int Device = 0);
+
+  /// Where this context runs kernels.
+  Backend backend() const noexcept;
 
   /// The device ordinal.
   int device() const noexcept;

@@ -78,6 +78,10 @@ struct ModuleMetadata {
   /// ptxHash() of the PTX tilec wrote beside it; empty when the file has no
   /// "ptx_hash" (written by a tilec older than the check).
   std::string PtxHash;
+  /// The kernels at the tile stage, as MLIR text with source locations:
+  /// what the interpreter runs ("tile_ir"; empty when a tilec older than
+  /// the interpreter wrote the file).
+  std::string TileIR;
   /// The file it was parsed from (parse()'s Origin), named in messages.
   std::string Origin = "<metadata>";
 

@@ -4,10 +4,18 @@
 # -DTILEC_STATIC_LLVM=ON; one .xz per program, recompressed only when the
 # program changed; the example PTX, sources and headers in data.tar.xz),
 # small enough to carry to the GPU machine. Run from the repository root;
-# bench/unpack_jit_device.sh undoes it there.
+# bench/unpack_jit_device.sh undoes it there. Arguments name the programs
+# (default: the JIT's run); devpack/ keeps only those, so it fits what one
+# device call carries.
 set -euo pipefail
 mkdir -p devpack
-for p in jit_gpu_tests jit_tests jit_bench matmul gpu_tests; do
+programs=("$@")
+[ ${#programs[@]} -gt 0 ] || programs=(jit_gpu_tests jit_tests jit_bench matmul gpu_tests)
+for f in devpack/*.xz; do
+  p=$(basename "$f" .xz)
+  [ "$p" = data.tar ] || [[ " ${programs[*]} " == *" $p "* ]] || rm -f "$f"
+done
+for p in "${programs[@]}"; do
   if [ ! -e devpack/$p.xz ] || [ build/bin/$p -nt devpack/$p.xz ]; then
     strip -o devpack/$p build/bin/$p
     xz -T2 -6 -f devpack/$p

@@ -14,6 +14,7 @@
 #include "tile/Metadata.h"
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,10 @@ struct ModuleState {
   std::vector<cu::CUfunction> Functions; ///< Parallel to Meta.Kernels.
   /// The module in the interpreter, for an interpreter context.
   std::shared_ptr<InterpretedProgram> Program;
+  /// The module in the interpreter beside the GPU's, for differential
+  /// launches (TILE_DIFFERENTIAL=1); loaded on the first.
+  std::shared_ptr<InterpretedProgram> Shadow;
+  std::mutex ShadowLock;
 
   ModuleState() = default;
   ModuleState(const ModuleState &) = delete;

@@ -1,6 +1,7 @@
 //===- Kernel.cpp - Launching kernels -------------------------------------===//
 #include "tile/Kernel.h"
 
+#include "Differential.h"
 #include "Internal.h"
 #include "tile/Error.h"
 
@@ -17,6 +18,14 @@ void Kernel::launchImpl(const Grid &G, const Stream &S, const Arg *Args,
                 ") is empty");
   if (Owner->Program)
     return Owner->Program->launch(*Info, G, Args, Count);
+  if (detail::differentialEnabled())
+    return detail::launchDifferential(*Owner, *Info, G, Args, Count,
+                                      [&] { launchOnGpu(G, S, Args, Count); });
+  launchOnGpu(G, S, Args, Count);
+}
+
+void Kernel::launchOnGpu(const Grid &G, const Stream &S, const Arg *Args,
+                         std::size_t Count) const {
   // cuLaunchKernel reads one pointer per .param of the PTX entry, and from
   // each as many bytes as the .param has. Module::load checked (checkPtx)
   // that the metadata lists exactly the entry's parameters with their sizes,

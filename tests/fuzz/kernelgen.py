@@ -11,6 +11,8 @@ accept each one and its PTX must pass ptxas (check_kernels.py runs them).
 
   kernelgen.py --count 100 --seed 7 --out DIR    writes DIR/kgen_7_<i>.tile
 Kernel i of seed S is always the same text, so a finding can be regenerated.
+--deterministic writes kernels whose results do not depend on thread timing,
+for comparing the GPU with the interpreter (tests/differential/).
 """
 
 import argparse
@@ -31,9 +33,13 @@ REDUCTIONS = ["sum", "max", "min", "argmax", "argmin"]
 class KernelBuilder(StatementsMixin):
     """Builds one kernel: expressions here, statements in kernelstmts.py."""
 
-    def __init__(self, rng, name):
+    def __init__(self, rng, name, deterministic=False):
         self.rng = rng
         self.name = name
+        # Deterministic kernels (for comparing the GPU with the interpreter)
+        # only read p0.. and write each result once to its own o0..; they
+        # have no races, atomics or prints.
+        self.deterministic = deterministic
         self.bm = rng.choice([16, 32, 64])
         self.bn = rng.choice([d for d in DIMS if d * self.bm <= MAX_ELEMENTS])
         extra = rng.sample(NUMERIC, rng.randint(1, 4))
@@ -107,6 +113,11 @@ class KernelBuilder(StatementsMixin):
     def cast(self, v, t):
         if v.dtype == t:
             return v
+        if self.deterministic and is_float(v.dtype) and is_int(t) and t != "i1":
+            # Out-of-range and NaN float-to-int conversions are undefined:
+            # clamp into every integer type's range first (maximum drops NaN).
+            lo, hi = ("0.0", "200.0") if t.startswith("u") else ("-100.0", "100.0")
+            v = Val("tl.minimum(tl.maximum(%s, %s), %s)" % (v.code, lo, hi), v.dtype, v.shape)
         if self.rng.random() < 0.2:
             return Val("tl.cast(%s, %s)" % (v.code, TL_NAMES[t]), t, v.shape)
         return Val("%s.to(%s)" % (v.code, TL_NAMES[t]), t, v.shape)
@@ -186,7 +197,11 @@ class KernelBuilder(StatementsMixin):
             u = t
             op = self.rng.choice(["+", "-", "*", "//", "%", "&", "|", "^", "<<", ">>"])
         a = self.expr(u, self.operand_shape(shape), depth)
-        if self.rng.random() < 0.35:  # a weakly typed literal operand
+        # Deterministic kernels shift by literals only (a shift by the width
+        # or more is undefined) and divide integers by 1..8 (not by zero).
+        shift = op in ("<<", ">>")
+        if self.rng.random() < 0.35 or (self.deterministic and shift):
+            # a weakly typed literal operand
             int_only = op in ("//", "%", "<<", ">>", "&", "|", "^") and not is_float(u)
             float_lit = not int_only and self.rng.random() < (0.8 if is_float(u) else 0.15)
             lit = self.literal("fp32" if float_lit else "i32")
@@ -194,11 +209,15 @@ class KernelBuilder(StatementsMixin):
                 lit = str(self.rng.randint(1, bits(u) - 1))
             result = binary_result(op, u, with_literal(u, float_lit))
             operands = (lit, a.code) if self.rng.random() < 0.3 else (a.code, lit)
+            if self.deterministic and (shift or int_only and op in ("//", "%")):
+                operands = (a.code, lit if lit.lstrip("-") not in ("0", "1") else "3")
             return Val("(%s %s %s)" % (operands[0], op, operands[1]), result, a.shape)
         other = self.rng.choice(NUMERIC) if self.rng.random() < 0.3 else u
         if (is_float(u) != is_float(other)) or op in ("/",) and not is_float(u):
             other = u
         b = self.expr(other, self.operand_shape(shape), depth)
+        if self.deterministic and op in ("//", "%") and not is_float(u):
+            b = Val("((%s & 7) + 1)" % b.code, other, b.shape)
         return Val("(%s %s %s)" % (a.code, op, b.code), binary_result(op, u, other),
                    broadcast(a.shape, b.shape))
 
@@ -349,10 +368,10 @@ class KernelBuilder(StatementsMixin):
         return Val("%s(%s, %s)" % (name, a.code, b.code), t, broadcast(a.shape, b.shape))
 
 
-def generate(seed, index):
+def generate(seed, index, deterministic=False):
     """The source text of kernel `index` of `seed`."""
     rng = random.Random("%d/%d" % (seed, index))
-    builder = KernelBuilder(rng, "kgen_%d_%d" % (seed, index))
+    builder = KernelBuilder(rng, "kgen_%d_%d" % (seed, index), deterministic)
     return builder.build()
 
 
@@ -362,12 +381,16 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--first", type=int, default=0, help="index of the first kernel")
     parser.add_argument("--out", required=True)
+    parser.add_argument("--deterministic", action="store_true",
+                        help="kernels whose results do not depend on thread timing: "
+                             "inputs only read, each result written once to its own "
+                             "output, no atomics or prints")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     for index in range(args.first, args.first + args.count):
         path = os.path.join(args.out, "kgen_%d_%d.tile" % (args.seed, index))
         with open(path, "w") as f:
-            f.write(generate(args.seed, index))
+            f.write(generate(args.seed, index, args.deterministic))
     return 0
 
 

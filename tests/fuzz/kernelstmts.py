@@ -7,7 +7,7 @@ branch or loop body is not used after it, and a name assigned inside keeps
 the type and shape it had before (so loop-carried values stay well typed).
 """
 
-from tiletypes import (ATOMIC_TYPES, FLOATS, TL_NAMES, Val, elements, fits,
+from tiletypes import (ATOMIC_TYPES, FLOATS, MAX_ELEMENTS, TL_NAMES, Val, elements, fits,
                        is_float, is_int)
 
 MAX_NESTING = 3
@@ -30,8 +30,11 @@ class StatementsMixin:
             self.emit(1, "offs_n = tl.max_contiguous(tl.multiple_of(pid * BN, 16) + "
                          "offs_n, BN)")
         self.block(1, self.rng.randint(3, 9))
-        value = self.rng.choice([v for v in self.env.values() if v.shape])
-        self.emit(1, "tl.store(p0 + %s, %s)" % (self.offsets(value.shape), value.code))
+        if self.deterministic:
+            self.store_results()
+        else:
+            value = self.rng.choice([v for v in self.env.values() if v.shape])
+            self.emit(1, "tl.store(p0 + %s, %s)" % (self.offsets(value.shape), value.code))
         decorator = self.rng.choice(["@kernel(num_warps=%d)" % warps,
                                      "@triton.jit", "@jit", "@kernel"])
         params = ["%s: *%s" % p for p in self.pointers]
@@ -41,6 +44,18 @@ class StatementsMixin:
         header += [h for helper in self.helpers.values() for h in (helper, "")]
         header += [decorator, "def %s(%s):" % (self.name, ", ".join(params))]
         return "\n".join(header + self.lines) + "\n"
+
+    def store_results(self):
+        """Deterministic kernels: up to three values, each to its own output
+        pointer o<i>, in a region of MAX_ELEMENTS per program."""
+        values = [v for k, v in self.env.items() if k not in ("pid", "n", "s")]
+        for i, value in enumerate(self.rng.sample(values, min(3, len(values)))):
+            dtype, code = value.dtype, value.code
+            if dtype == "i1":
+                dtype, code = "i8", "(%s).to(tl.int8)" % code
+            self.pointers.append(("o%d" % i, dtype))
+            self.emit(1, "tl.store(o%d + pid * %d + %s, %s)"
+                      % (i, MAX_ELEMENTS, self.offsets(value.shape), code))
 
     def block(self, depth, count):
         for _ in range(count):
@@ -59,6 +74,9 @@ class StatementsMixin:
             kinds.append((1, self.make_block_ptr))
         if self.block_ptrs:
             kinds += [(1, self.advance), (1, self.block_store)]
+        if self.deterministic:
+            writes = (self.store, self.atomic, self.debug, self.block_store)
+            kinds = [k for k in kinds if k[1] not in writes]
         if depth < MAX_NESTING:
             kinds += [(1.5, self.if_stmt), (1.5, self.for_stmt), (1, self.while_stmt),
                       (0.5, self.static_for), (0.5, self.constexpr_if)]
@@ -87,6 +105,8 @@ class StatementsMixin:
             value = self.expr(target.dtype, target.shape)
             if op in ("<<", ">>"):
                 value = Val(str(self.rng.randint(1, 3)), target.dtype, ())
+            elif op in ("//", "%") and self.deterministic:  # no division by zero
+                value = Val("((%s & 7) + 1)" % value.code, value.dtype, value.shape)
             self.emit(depth, "%s %s= %s" % (target.code, op, value.code))
             return
         v = self.exact(self.expr(target.dtype, target.shape), target.shape)

@@ -130,16 +130,17 @@ int64_t mlir::tilec::getScratchBytes(Operation *op) {
             int64_t total = 0;
             for (auto [src, result] :
                  llvm::zip(reduce.getSrcs(), reduce.getResults()))
-              total += getElementBytes(src.getType()) *
-                       std::max<int64_t>(1, numElements(result.getType())) *
-                       numWarps;
+              total += llvm::alignTo(getElementBytes(src.getType()) *
+                                         std::max<int64_t>(1, numElements(result.getType())) *
+                                         numWarps,
+                                     kScratchSourceAlignment);
             return total;
           })
           .Case([](tile::ScanOp scan) {
             int64_t elements = getScanScratchElements(scan), total = 0;
             for (Value src : scan.getSrcs())
               total += llvm::alignTo(getElementBytes(src.getType()) * elements,
-                                     kScanSourceAlignment);
+                                     kScratchSourceAlignment);
             return total;
           })
           .Case([](tile::DotOp dot) -> int64_t {

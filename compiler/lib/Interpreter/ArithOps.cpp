@@ -123,7 +123,38 @@ double addF(double a, double b) { return a + b; }
 double subF(double a, double b) { return a - b; }
 double mulF(double a, double b) { return a * b; }
 double divF(double a, double b) { return a / b; }
-double remF(double a, double b) { return std::fmod(a, b); }
+/// `a % b` as the GPU computes it (LLVM's NVPTX lowering of frem, which
+/// Triton shares): fma(-trunc(a / b), b, a) in the type's precision, or a
+/// when b is infinite. It is not IEEE fmod: a quotient too large for the
+/// type, a subnormal divisor or a zero result's sign come out differently.
+template <class T> double gpuRemainder(T a, T b) {
+  if (std::isinf(b))
+    return a;
+  return std::fma(-std::trunc(a / b), b, a);
+}
+double remF32(double a, double b) {
+  return gpuRemainder(static_cast<float>(a), static_cast<float>(b));
+}
+double remF64(double a, double b) { return gpuRemainder(a, b); }
+
+bool remF(Runner &r, Operation &op) {
+  ElemType type = resultType(op);
+  if (type.bits == 64)
+    return floatBinary<remF64>(r, op);
+  if (type.bits == 32)
+    return floatBinary<remF32>(r, op);
+  // f16 and bf16: each step rounded to the type (the quotient through f32,
+  // the fma native); the fma of values of the type is exact in double.
+  r.set(op.getResult(0),
+        zipElements(r.get(op.getOperand(0)), r.get(op.getOperand(1)), type,
+                    [&type](Scalar a, Scalar b) {
+                      if (std::isinf(b.f))
+                        return a;
+                      double q = std::trunc(roundToFloat(a.f / b.f, type));
+                      return floatScalar(roundToFloat(std::fma(-q, b.f, a.f), type));
+                    }));
+  return true;
+}
 double maxNumF(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b); }
 double minNumF(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::min(a, b); }
 double maximumF(double a, double b) {
@@ -361,7 +392,7 @@ void tilec::interp::registerArithOps(OpTable &t) {
   t["arith.subf"] = {floatBinary<subF>};
   t["arith.mulf"] = {floatBinary<mulF>};
   t["arith.divf"] = {floatBinary<divF>};
-  t["arith.remf"] = {floatBinary<remF>};
+  t["arith.remf"] = {remF};
   t["arith.maxnumf"] = {floatBinary<maxNumF>};
   t["arith.minnumf"] = {floatBinary<minNumF>};
   t["arith.maximumf"] = {floatBinary<maximumF>};

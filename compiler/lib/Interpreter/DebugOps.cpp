@@ -13,6 +13,7 @@
 #include "tilec/Dialect/Tile/IR/Dialect.h"
 
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 
 using namespace tilec::interp;
@@ -27,8 +28,8 @@ std::string formatElement(Scalar value, const ElemType &type, bool hex) {
     std::snprintf(buffer, sizeof buffer, "0x%" PRIx64, static_cast<std::uint64_t>(value.i));
   else if (type.isFloat() && hex)
     std::snprintf(buffer, sizeof buffer, "0x%" PRIx64, floatBits(value.f, type));
-  else if (type.isFloat())
-    std::snprintf(buffer, sizeof buffer, "%f", value.f);
+  else if (type.isFloat()) // the canonical NaN prints as "nan"
+    std::snprintf(buffer, sizeof buffer, "%f", std::isnan(value.f) ? std::fabs(value.f) : value.f);
   else if (hex)
     std::snprintf(buffer, sizeof buffer, "0x%" PRIx64,
                   zeroExtend(value.i, type.bits > 32 ? 64 : 32));

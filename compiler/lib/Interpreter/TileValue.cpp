@@ -85,6 +85,8 @@ std::uint64_t encodeIEEE(double value, unsigned expBits, unsigned mantBits) {
   if (std::isnan(value))
     return signBit | (expMax << mantBits) | (std::uint64_t(1) << (mantBits - 1));
   double a = std::fabs(value);
+  if (std::isinf(a))
+    return signBit | (expMax << mantBits);
   int bias = (1 << (expBits - 1)) - 1;
   int minExp = 1 - bias;
   if (a < std::ldexp(1.0, minExp)) {
@@ -131,6 +133,12 @@ unsigned mantissaBits(const ElemType &type) { return type.bfloat ? 7 : 10; }
 } // namespace
 
 std::uint64_t tilec::interp::floatBits(double value, const ElemType &type) {
+  // NaN is NVIDIA's canonical NaN (positive, every payload bit set), which
+  // every GPU float operation produces.
+  if (std::isnan(value))
+    return type.bits == 64   ? 0x7fffffffffffffffull
+           : type.bits == 32 ? 0x7fffffffull
+                             : 0x7fffull;
   if (type.bits == 64) {
     std::uint64_t bits;
     std::memcpy(&bits, &value, 8);

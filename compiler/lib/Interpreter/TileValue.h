@@ -3,8 +3,9 @@
 // A TileValue is a whole tile (or a scalar: an empty shape) of one element
 // type, its elements row-major. Integers are kept sign-extended from their
 // width, floats as doubles that are exactly values of their type (every
-// operation rounds its result to the type), pointers as addresses with,
-// per element, the kernel argument they were derived from.
+// operation rounds its result to the type; a NaN keeps no payload and is
+// stored as the GPU's canonical NaN), pointers as addresses with, per
+// element, the kernel argument they were derived from.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_LIB_INTERPRETER_TILEVALUE_H
@@ -89,7 +90,8 @@ Scalar loadElement(const void *bytes, const ElemType &type);
 /// Encodes `value` of `type` into its bytes in memory.
 void storeElement(void *bytes, Scalar value, const ElemType &type);
 
-/// The bit pattern of a float element (for bitcast and printing).
+/// The bit pattern of a float element (for bitcast and printing); NaN is
+/// the GPU's canonical NaN.
 std::uint64_t floatBits(double value, const ElemType &type);
 /// The float whose bit pattern of `type` is `bits`.
 double floatFromBits(std::uint64_t bits, const ElemType &type);

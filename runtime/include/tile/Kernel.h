@@ -81,6 +81,9 @@ private:
 
   void launchImpl(const Grid &G, const Stream &S, const Arg *Args,
                   std::size_t Count) const;
+  /// cuLaunchKernel with \p Args, which launchImpl checked.
+  void launchOnGpu(const Grid &G, const Stream &S, const Arg *Args,
+                   std::size_t Count) const;
 
   std::shared_ptr<detail::ModuleState> Owner;
   const KernelInfo *Info;

@@ -74,6 +74,18 @@ def softmax(out_ptr, in_ptr, n_cols, BLOCK: tl.constexpr):
     x = tl.load(in_ptr + row * n_cols + cols, mask=cols < n_cols, other=-float('inf'))
     e = tl.exp(x - tl.max(x, axis=0))
     tl.store(out_ptr + row * n_cols + cols, e / tl.sum(e, axis=0), mask=cols < n_cols)
+
+@triton.jit
+def narrow_floats(x_ptr, h_ptr, b_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(h_ptr + offs, tl.abs(x.to(tl.float16)))
+    tl.store(b_ptr + offs, tl.abs(x.to(tl.bfloat16)))
+
+@triton.jit
+def remainder(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) % tl.load(y_ptr + offs))
 )";
 
 class InterpreterTest : public ::testing::Test {
@@ -215,6 +227,41 @@ TEST_F(InterpreterTest, IntegerAndFp32ArithmeticIsExact) {
                                                   << Want;
     ASSERT_EQ(IGot[I], IWant) << "i at " << I;
   }
+}
+
+TEST_F(InterpreterTest, NarrowFloatsKeepInfinitiesAndCanonicalNaN) {
+  // Found by the differential run: abs(-inf) in fp16 came out 0.5.
+  const float Inf = INFINITY;
+  std::vector<float> X = {Inf, -Inf, 1e6f, -1e6f, NAN, 65504.0f, 65520.0f, 65519.0f};
+  std::vector<std::uint16_t> WantHalf = {0x7c00, 0x7c00, 0x7c00, 0x7c00,
+                                         0x7fff, 0x7bff, 0x7c00, 0x7bff};
+  std::vector<std::uint16_t> WantBf16 = {0x7f80, 0x7f80, 0x4974, 0x4974,
+                                         0x7fff, 0x4780, 0x4780, 0x4780};
+  tile::DeviceBuffer<float> DX(Ctx, X.size());
+  tile::DeviceBuffer<std::uint16_t> H(Ctx, X.size()), B(Ctx, X.size());
+  DX.copyFromHost(X);
+  Module->kernel("narrow_floats")
+      .launch(tile::Grid{1}, tile::Stream(), tile::LaunchOptions{{{"BLOCK", 8}}, {}, {}}, DX,
+              tile::DevicePtr(H.devicePtr(), "fp16"), tile::DevicePtr(B.devicePtr(), "bf16"));
+  EXPECT_EQ(H.toHost(), WantHalf);
+  EXPECT_EQ(B.toHost(), WantBf16);
+}
+
+TEST_F(InterpreterTest, FloatRemainderIsTheGpus) {
+  // Found by the differential run: the GPU's % is fma(-trunc(x / y), y, x)
+  // (LLVM's NVPTX lowering of frem, as in Triton), not IEEE fmod.
+  std::vector<float> X = {1e10f, -2.0f, 7.5f, -7.5f};
+  std::vector<float> Y = {3.0f, 2.0f, 2.0f, INFINITY};
+  std::vector<float> Want = {256.0f, 0.0f, 1.5f, -7.5f}; // fmod: 1, -0, 1.5, -7.5
+  tile::DeviceBuffer<float> DX(Ctx, 4), DY(Ctx, 4), Out(Ctx, 4);
+  DX.copyFromHost(X);
+  DY.copyFromHost(Y);
+  Module->kernel("remainder")
+      .launch(tile::Grid{1}, tile::Stream(), tile::LaunchOptions{{{"BLOCK", 4}}, {}, {}}, DX,
+              DY, Out);
+  std::vector<float> Got = Out.toHost();
+  for (int I = 0; I < 4; ++I)
+    EXPECT_EQ(std::memcmp(&Got[I], &Want[I], 4), 0) << I << ": " << Got[I];
 }
 
 /// Seconds one call of \p Fn takes.

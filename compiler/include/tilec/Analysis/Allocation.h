@@ -51,12 +51,12 @@ int64_t getElementBytes(Type type);
 ///  - tilegpu.convert_layout, tile.trans, tile.reshape: every element of the
 ///    source (convert_layout: 0 when source and result types are equal);
 ///  - tile.reduce: per source, elemBytes * max(1, elements of its result) *
-///    num_warps; 0 when the source has a blocked layout whose warps do not
+///    num_warps rounded up to kScratchSourceAlignment bytes; 0 when the source has a blocked layout whose warps do not
 ///    split the axis (min(warpsPerCTA[axis], max(1, shape[axis] /
 ///    (sizePerThread[axis] * threadsPerWarp[axis]))) == 1), where the
 ///    lowering combines within warps only;
 ///  - tile.scan: per source, getScanScratchElements elements, each source's
-///    part rounded up to kScanSourceAlignment bytes (0 in all when that
+///    part rounded up to kScratchSourceAlignment bytes (0 in all when that
 ///    count is 0);
 ///  - tile.dot: the elements of a and b, at a's element size, except
 ///    operands in a dot operand layout (read from registers; with a wgmma
@@ -75,9 +75,10 @@ int64_t getScratchBytes(Operation *op);
 /// slot each per row). 0 for a source in any other layout.
 int64_t getScanSegments(tile::ScanOp scan);
 
-/// Bytes each source's part of a scan's scratch is rounded up to, so that
-/// the next source's part is aligned for any element type.
-constexpr int64_t kScanSourceAlignment = 8;
+/// Bytes each source's part of a scan's or a reduction's scratch is rounded
+/// up to, so that the next source's part is aligned for any element type
+/// (an argmax's i32 indices after its i8 values).
+constexpr int64_t kScratchSourceAlignment = 8;
 
 /// Elements of each source that a scan's lowering keeps in scratch: on a
 /// blocked source one per row and segment (rows = elements / shape[axis]),

@@ -13,7 +13,8 @@
 //     and every thread combines the slots of its result elements.
 // Every thread then holds the full result for each of its registers of the
 // result's slice layout (a 1-D source gives scalars that all threads hold).
-// Scratch: for each source, elemBytes * max(1, result elements) * numWarps.
+// Scratch: for each source, elemBytes * max(1, result elements) * numWarps,
+// rounded up to kScratchSourceAlignment bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -203,7 +204,8 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
           rewriter, loc, linear, i32Constant(loc, rewriter, numWarps)));
     }
 
-    // Each source's buffer follows the previous one.
+    // Each source's buffer follows the previous one, aligned for any type
+    // (the allocation counted the same padding).
     MLIRContext *context = rewriter.getContext();
     auto sharedPtr = LLVM::LLVMPointerType::get(context, 3);
     SmallVector<Value> buffers;
@@ -213,8 +215,9 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
       buffers.push_back(LLVM::GEPOp::create(
           rewriter, loc, sharedPtr, rewriter.getI8Type(), base,
           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(byteOffset)}));
-      byteOffset += getElementBytes(elementType) *
-                    std::max<int64_t>(1, numResults) * numWarps;
+      byteOffset += llvm::alignTo(getElementBytes(elementType) *
+                                      std::max<int64_t>(1, numResults) * numWarps,
+                                  kScratchSourceAlignment);
     }
     auto slotPtr = [&](unsigned s, Value slot) -> Value {
       Type type = getTypeConverter()->convertType(

@@ -283,7 +283,7 @@ private:
 
   /// Each source's part of the op's scratch at `base`
   /// (getScanScratchElements elements each, one after another, each part
-  /// rounded up to kScanSourceAlignment bytes) and the sources' converted
+  /// rounded up to kScratchSourceAlignment bytes) and the sources' converted
   /// element types.
   void splitScratch(tile::ScanOp op, ConversionPatternRewriter &rewriter,
                     Value base, SmallVector<Value> &buffers,
@@ -297,7 +297,7 @@ private:
           rewriter, op.getLoc(), sharedPtr, rewriter.getI8Type(), base,
           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(byteOffset)}));
       byteOffset += llvm::alignTo(getElementBytes(elementType) * elements,
-                                  kScanSourceAlignment);
+                                  kScratchSourceAlignment);
     }
   }
 

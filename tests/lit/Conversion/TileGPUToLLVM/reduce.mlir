@@ -122,6 +122,25 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     }) {axis = 0 : i32} : (tensor<1024xi32, #l>) -> i32
     return %s : i32
   }
+
+  // An argmax of i8 values across 4 warps: the i8 part of the scratch (4
+  // bytes) is padded to 8 so that the i32 indices that follow are aligned
+  // (at offset 4 they made the GPU fault with a misaligned address).
+  // CHECK-LABEL: llvm.func @argmax_i8
+  // CHECK: llvm.getelementptr %{{.*}}[8] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : i8, !llvm.ptr<3>
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+  func.func @argmax_i8(%v: tensor<1024xi8, #l>) -> i32 attributes {"tilegpu.num-warps" = 4 : i32} {
+    %r = tile.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32, #l>
+    %mx:2 = "tile.reduce"(%v, %r) ({
+    ^bb0(%a: i8, %ai: i32, %b: i8, %bi: i32):
+      %gt = arith.cmpi sgt, %a, %b : i8
+      %m = arith.select %gt, %a, %b : i8
+      %i = arith.select %gt, %ai, %bi : i32
+      tile.reduce.return %m, %i : i8, i32
+    }) {axis = 0 : i32} : (tensor<1024xi8, #l>, tensor<1024xi32, #l>) -> (i8, i32)
+    return %mx#1 : i32
+  }
 }
 
 // -----

@@ -1,7 +1,7 @@
 //===- KernelDiff.cpp - Random kernels on the GPU and the interpreter -----===//
 //
 // Usage: kernel_diff [--grid N] [--seed S] [--arch sm_90] [--interpreter-only]
-//                    FILE.tile...
+//                    [--no-fp-fusion] FILE.tile...
 //
 // Compiles each file (kernels written by tests/fuzz/kernelgen.py, or any
 // kernel whose parameters are pointers and scalars), gives every pointer
@@ -14,7 +14,9 @@
 //   FILE: compile error: MESSAGE
 // Exit status 0 unless the GPU is missing. --interpreter-only runs the
 // kernels on the interpreter alone (no GPU needed): a smoke test of the
-// interpreter on generated kernels.
+// interpreter on generated kernels. --no-fp-fusion compiles with
+// --fp-fusion=false (no a * b + c contracted into an fma), which the
+// interpreter never does either.
 //
 //===----------------------------------------------------------------------===//
 #include "tile/Runtime.h"
@@ -107,7 +109,7 @@ int main(int Argc, char **Argv) {
   unsigned GridX = 1;
   std::uint64_t Seed = 1;
   std::string Arch = "sm_90";
-  bool InterpreterOnly = false;
+  bool InterpreterOnly = false, FpFusion = true;
   std::vector<std::string> Files;
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
@@ -119,6 +121,8 @@ int main(int Argc, char **Argv) {
       Arch = Argv[++I];
     else if (A == "--interpreter-only")
       InterpreterOnly = true;
+    else if (A == "--no-fp-fusion")
+      FpFusion = false;
     else
       Files.push_back(A);
   }
@@ -134,6 +138,7 @@ int main(int Argc, char **Argv) {
   for (const std::string &File : Files) {
     tilec::CompileOptions Options;
     Options.arch = Arch;
+    Options.fpFusion = FpFusion;
     tilec::CompileResult Result = tilec::compileFile(File, Options);
     if (!Result.succeeded()) {
       std::printf("%s: compile error: %s\n", File.c_str(),

@@ -132,17 +132,33 @@ unsigned mantissaBits(const ElemType &type) { return type.bfloat ? 7 : 10; }
 
 } // namespace
 
+namespace {
+
+/// Mantissa bits of the float type `type`.
+unsigned mantissaWidth(const ElemType &type) {
+  return type.bits == 64 ? 52 : type.bits == 32 ? 23 : mantissaBits(type);
+}
+
+/// Exponent bits of the float type `type`.
+unsigned exponentWidth(const ElemType &type) {
+  return type.bits == 64 ? 11 : type.bits == 32 ? 8 : exponentBits(type);
+}
+
+} // namespace
+
+// A NaN of a narrower type is kept in a double NaN whose top mantissa bits
+// are the type's mantissa and whose sign is the type's sign, so that a
+// load, a store or a bitcast moves its bits unchanged (as the GPU does).
 std::uint64_t tilec::interp::floatBits(double value, const ElemType &type) {
-  // NaN is NVIDIA's canonical NaN (positive, every payload bit set), which
-  // every GPU float operation produces.
-  if (std::isnan(value))
-    return type.bits == 64   ? 0x7fffffffffffffffull
-           : type.bits == 32 ? 0x7fffffffull
-                             : 0x7fffull;
-  if (type.bits == 64) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &value, 8);
-    return bits;
+  std::uint64_t raw;
+  std::memcpy(&raw, &value, 8);
+  if (type.bits == 64)
+    return raw;
+  if (std::isnan(value)) {
+    unsigned mant = mantissaWidth(type), exp = exponentWidth(type);
+    std::uint64_t sign = raw >> 63;
+    std::uint64_t payload = (raw & ((std::uint64_t(1) << 52) - 1)) >> (52 - mant);
+    return (sign << (exp + mant)) | (((std::uint64_t(1) << exp) - 1) << mant) | payload;
   }
   if (type.bits == 32) {
     float f = static_cast<float>(value);
@@ -154,6 +170,18 @@ std::uint64_t tilec::interp::floatBits(double value, const ElemType &type) {
 }
 
 double tilec::interp::floatFromBits(std::uint64_t bits, const ElemType &type) {
+  if (type.bits != 64) {
+    unsigned mant = mantissaWidth(type), exp = exponentWidth(type);
+    std::uint64_t expMask = (std::uint64_t(1) << exp) - 1;
+    std::uint64_t payload = bits & ((std::uint64_t(1) << mant) - 1);
+    if (((bits >> mant) & expMask) == expMask && payload) {
+      std::uint64_t sign = (bits >> (exp + mant)) & 1;
+      bits = (sign << 63) | (std::uint64_t(0x7ff) << 52) | (payload << (52 - mant));
+      double d;
+      std::memcpy(&d, &bits, 8);
+      return d;
+    }
+  }
   if (type.bits == 64) {
     double d;
     std::memcpy(&d, &bits, 8);
@@ -168,7 +196,17 @@ double tilec::interp::floatFromBits(std::uint64_t bits, const ElemType &type) {
   return decodeIEEE(bits & 0xFFFF, exponentBits(type), mantissaBits(type));
 }
 
+double tilec::interp::canonicalNaN(const ElemType &type) {
+  // NVIDIA's canonical NaN: positive, every mantissa bit set.
+  unsigned mant = mantissaWidth(type), exp = exponentWidth(type);
+  return floatFromBits((((std::uint64_t(1) << exp) - 1) << mant) |
+                           ((std::uint64_t(1) << mant) - 1),
+                       type);
+}
+
 double tilec::interp::roundToFloat(double value, const ElemType &type) {
+  if (std::isnan(value))
+    return canonicalNaN(type);
   if (type.bits == 64)
     return value;
   if (type.bits == 32)

@@ -3,9 +3,10 @@
 // A TileValue is a whole tile (or a scalar: an empty shape) of one element
 // type, its elements row-major. Integers are kept sign-extended from their
 // width, floats as doubles that are exactly values of their type (every
-// operation rounds its result to the type; a NaN keeps no payload and is
-// stored as the GPU's canonical NaN), pointers as addresses with, per
-// element, the kernel argument they were derived from.
+// operation rounds its result to the type, and a NaN result is the GPU's
+// canonical NaN; a NaN loaded or bitcast keeps its bits in the double's
+// payload), pointers as addresses with, per element, the kernel argument
+// they were derived from.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_LIB_INTERPRETER_TILEVALUE_H
@@ -82,16 +83,19 @@ std::int64_t signExtend(std::uint64_t value, unsigned bits);
 /// Zero-extends `value` from `bits`.
 std::uint64_t zeroExtend(std::int64_t value, unsigned bits);
 /// Rounds `value` to the float type `type` (to nearest even; f16 and bf16
-/// overflow to infinity as the hardware's conversions do).
+/// overflow to infinity as the hardware's conversions do). Every arithmetic
+/// result goes through it, so a NaN result is the GPU's canonical NaN.
 double roundToFloat(double value, const ElemType &type);
+/// The GPU's canonical NaN of `type` (positive, every mantissa bit set).
+double canonicalNaN(const ElemType &type);
 
 /// Decodes one element of `type` from its bytes in memory.
 Scalar loadElement(const void *bytes, const ElemType &type);
 /// Encodes `value` of `type` into its bytes in memory.
 void storeElement(void *bytes, Scalar value, const ElemType &type);
 
-/// The bit pattern of a float element (for bitcast and printing); NaN is
-/// the GPU's canonical NaN.
+/// The bit pattern of a float element (for stores, bitcast and printing);
+/// a NaN keeps its payload and sign.
 std::uint64_t floatBits(double value, const ElemType &type);
 /// The float whose bit pattern of `type` is `bits`.
 double floatFromBits(std::uint64_t bits, const ElemType &type);

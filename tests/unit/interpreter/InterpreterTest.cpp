@@ -86,6 +86,13 @@ def narrow_floats(x_ptr, h_ptr, b_ptr, BLOCK: tl.constexpr):
 def remainder(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, tl.load(x_ptr + offs) % tl.load(y_ptr + offs))
+
+@triton.jit
+def bitcast_roundtrip(x_ptr, out_ptr, sum_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    f = tl.load(x_ptr + offs).to(tl.float32, bitcast=True)
+    tl.store(out_ptr + offs, f.to(tl.int32, bitcast=True))
+    tl.store(sum_ptr + offs, (f + 1.0).to(tl.int32, bitcast=True))
 )";
 
 class InterpreterTest : public ::testing::Test {
@@ -262,6 +269,20 @@ TEST_F(InterpreterTest, FloatRemainderIsTheGpus) {
   std::vector<float> Got = Out.toHost();
   for (int I = 0; I < 4; ++I)
     EXPECT_EQ(std::memcmp(&Got[I], &Want[I], 4), 0) << I << ": " << Got[I];
+}
+
+TEST_F(InterpreterTest, BitcastKeepsNaNPayloadsArithmeticMakesTheCanonicalNaN) {
+  // Found by the differential run: a NaN lost its bits through a bitcast.
+  std::vector<std::int32_t> X = {static_cast<std::int32_t>(0xffc00001u), 0x7f800001,
+                                 0x7fa5a5a5, 0x3f800000};
+  std::vector<std::int32_t> Plus1 = {0x7fffffff, 0x7fffffff, 0x7fffffff, 0x40000000};
+  tile::DeviceBuffer<std::int32_t> DX(Ctx, 4), Out(Ctx, 4), Sum(Ctx, 4);
+  DX.copyFromHost(X);
+  Module->kernel("bitcast_roundtrip")
+      .launch(tile::Grid{1}, tile::Stream(), tile::LaunchOptions{{{"BLOCK", 4}}, {}, {}}, DX,
+              Out, Sum);
+  EXPECT_EQ(Out.toHost(), X);
+  EXPECT_EQ(Sum.toHost(), Plus1);
 }
 
 /// Seconds one call of \p Fn takes.

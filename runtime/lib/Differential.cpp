@@ -118,6 +118,12 @@ std::string compare(const Mirror &M, const std::vector<unsigned char> &Gpu,
     MaxDiff = std::max(MaxDiff, std::fabs(A - B));
     MaxValue = std::max(MaxValue, std::fabs(B));
   }
+  // Bytes past the last whole element (a buffer whose size is no multiple
+  // of the element) are compared as bytes.
+  if (std::memcmp(Gpu.data() + N * Size, Host.data() + N * Size, M.Bytes - N * Size) != 0) {
+    ++Differ;
+    NaNMismatch += isFloat(M.Elem); // no tolerance for them
+  }
   double NormRel = MaxValue > 0 ? MaxDiff / MaxValue : MaxDiff;
   Ok = isFloat(M.Elem) ? NaNMismatch == 0 && NormRel <= tolerance(M.Elem) : Differ == 0;
   Line << Differ << " differ (first at " << First << ")";
@@ -188,13 +194,23 @@ void launchDifferential(ModuleState &Owner, const KernelInfo &Kernel, const Grid
     if (!Owner.Shadow)
       Owner.Shadow = Interpreter.load(Owner.Meta, Owner.Origin);
   }
+  auto ReleaseAll = [&] {
+    for (auto &[Base, M] : ByBase)
+      if (M.HostBase)
+        Interpreter.release(M.HostBase);
+  };
   std::vector<unsigned char> Bytes;
-  for (std::uint64_t Base : Order) {
-    Mirror &M = ByBase[Base];
-    Bytes.resize(M.Bytes);
-    cu::check(D.cuMemcpyDtoH(Bytes.data(), M.GpuBase, M.Bytes), "cuMemcpyDtoH");
-    M.HostBase = Interpreter.allocate(M.Bytes);
-    Interpreter.upload(M.HostBase, Bytes.data(), M.Bytes);
+  try {
+    for (std::uint64_t Base : Order) {
+      Mirror &M = ByBase[Base];
+      Bytes.resize(M.Bytes);
+      cu::check(D.cuMemcpyDtoH(Bytes.data(), M.GpuBase, M.Bytes), "cuMemcpyDtoH");
+      M.HostBase = Interpreter.allocate(M.Bytes);
+      Interpreter.upload(M.HostBase, Bytes.data(), M.Bytes);
+    }
+  } catch (...) {
+    ReleaseAll();
+    throw;
   }
   std::vector<Arg> Moved(Args, Args + Count);
   for (Arg &A : Moved) {
@@ -214,10 +230,6 @@ void launchDifferential(ModuleState &Owner, const KernelInfo &Kernel, const Grid
     InterpreterError = E.what();
   }
 
-  auto ReleaseAll = [&] {
-    for (auto &[Base, M] : ByBase)
-      Interpreter.release(M.HostBase);
-  };
   try {
     LaunchOnGpu();
     cu::check(D.cuCtxSynchronize(), "cuCtxSynchronize");
@@ -239,7 +251,11 @@ void launchDifferential(ModuleState &Owner, const KernelInfo &Kernel, const Grid
       const Mirror &M = ByBase[Base];
       Bytes.resize(M.Bytes);
       Host.resize(M.Bytes);
-      cu::check(D.cuMemcpyDtoH(Bytes.data(), M.GpuBase, M.Bytes), "cuMemcpyDtoH");
+      cu::CUresult R = D.cuMemcpyDtoH(Bytes.data(), M.GpuBase, M.Bytes);
+      if (R != cu::CUDA_SUCCESS) {
+        ReleaseAll();
+        cu::fail(R, "cuMemcpyDtoH");
+      }
       Interpreter.download(Host.data(), M.HostBase, M.Bytes);
       bool Ok = true;
       std::string Line = compare(M, Bytes, Host, Ok);

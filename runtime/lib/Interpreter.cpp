@@ -12,6 +12,7 @@
 #include "tile/Error.h"
 #include "tilec/Interpreter.h"
 
+#include <cstdlib>
 #include <thread>
 
 namespace tile::detail {
@@ -80,21 +81,22 @@ public:
     return std::make_shared<Program>(std::move(Module), Memory);
   }
   std::string name() const override {
-    return "tilec interpreter (" +
-           std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
-           " host threads)";
+    unsigned Threads = 0;
+    if (const char *Env = std::getenv("TILE_INTERPRETER_THREADS"))
+      Threads = static_cast<unsigned>(std::strtoul(Env, nullptr, 10));
+    if (Threads == 0)
+      Threads = std::max(1u, std::thread::hardware_concurrency());
+    return "tilec interpreter (" + std::to_string(std::min(Threads, 256u)) + " host threads)";
   }
 
 private:
   tilec::HostMemory Memory;
 };
 
-/// Installs the backend when the program starts.
+/// Installs the backend when the program starts. It is never destroyed: a
+/// buffer with static storage may outlive any static object here.
 struct Installer {
-  Installer() {
-    static Backend Instance;
-    installInterpreterBackend(&Instance);
-  }
+  Installer() { installInterpreterBackend(new Backend); }
 } TheInstaller;
 
 } // namespace

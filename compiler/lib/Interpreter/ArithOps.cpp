@@ -158,10 +158,18 @@ bool remF(Runner &r, Operation &op) {
 double maxNumF(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b); }
 double minNumF(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::min(a, b); }
 double maximumF(double a, double b) {
-  return std::isnan(a) || std::isnan(b) ? std::nan("") : std::max(a, b);
+  if (std::isnan(a) || std::isnan(b))
+    return std::nan("");
+  if (a == b) // -0 is below +0
+    return std::signbit(a) ? b : a;
+  return std::max(a, b);
 }
 double minimumF(double a, double b) {
-  return std::isnan(a) || std::isnan(b) ? std::nan("") : std::min(a, b);
+  if (std::isnan(a) || std::isnan(b))
+    return std::nan("");
+  if (a == b)
+    return std::signbit(a) ? a : b;
+  return std::min(a, b);
 }
 
 Scalar boolean(bool value) { return Scalar{value ? -1 : 0}; }
@@ -229,7 +237,9 @@ bool select(Runner &r, Operation &op) {
   const TileValue &a = r.get(op.getOperand(1));
   const TileValue &b = r.get(op.getOperand(2));
   std::size_t n = std::max({cond.size(), a.size(), b.size()});
-  const TileValue &widest = cond.size() == n ? cond : a.size() == n ? a : b;
+  // The values' shape, not the condition's: a scalar condition of a
+  // one-element tile must not make the result a scalar.
+  const TileValue &widest = a.size() == n ? a : b.size() == n ? b : cond;
   auto out = makeTile(widest.shape, a.type);
   auto at = [n](const TileValue &t, std::size_t i) { return t.size() == n ? i : 0; };
   for (std::size_t i = 0; i < n; ++i) {
@@ -324,35 +334,44 @@ bool negF(Runner &r, Operation &op) {
   return true;
 }
 
-/// One element of a constant attribute.
-Scalar constantElement(mlir::Attribute attr, const ElemType &type) {
-  if (auto f = llvm::dyn_cast<mlir::FloatAttr>(attr))
-    return floatScalar(roundToFloat(f.getValueAsDouble(), type));
-  if (auto i = llvm::dyn_cast<mlir::IntegerAttr>(attr))
-    return Scalar{signExtend(i.getValue().getZExtValue(), type.bits)};
-  if (auto b = llvm::dyn_cast<mlir::BoolAttr>(attr))
-    return boolean(b.getValue());
-  return Scalar{0};
+/// One element of a constant: its exact bits (a NaN's included).
+Scalar constantElement(const llvm::APFloat &value, const ElemType &type) {
+  return floatScalar(floatFromBits(value.bitcastToAPInt().getZExtValue(), type));
+}
+Scalar constantElement(const llvm::APInt &value, const ElemType &type) {
+  return Scalar{signExtend(value.getZExtValue(), type.bits)};
 }
 
+/// arith.constant. The elements are read as APInt/APFloat: reading them as
+/// attributes would create attributes in the MLIR context, which programs
+/// on several threads must not do.
 bool constant(Runner &r, Operation &op) {
   mlir::Attribute value = llvm::cast<mlir::arith::ConstantOp>(op).getValue();
   ElemType type = resultType(op);
   if (auto dense = llvm::dyn_cast<mlir::DenseElementsAttr>(value)) {
     auto tile = makeTile(dense.getType().getShape(), type);
+    bool isFloat = type.isFloat();
     if (dense.isSplat()) {
-      Scalar s = constantElement(dense.getSplatValue<mlir::Attribute>(), type);
+      Scalar s = isFloat ? constantElement(dense.getSplatValue<llvm::APFloat>(), type)
+                         : constantElement(dense.getSplatValue<llvm::APInt>(), type);
       std::fill(tile->data.begin(), tile->data.end(), s);
+    } else if (isFloat) {
+      std::size_t i = 0;
+      for (const llvm::APFloat &element : dense.getValues<llvm::APFloat>())
+        tile->data[i++] = constantElement(element, type);
     } else {
       std::size_t i = 0;
-      for (mlir::Attribute element : dense.getValues<mlir::Attribute>())
+      for (const llvm::APInt &element : dense.getValues<llvm::APInt>())
         tile->data[i++] = constantElement(element, type);
     }
     r.set(op.getResult(0), std::move(tile));
     return true;
   }
   auto tile = makeTile({}, type);
-  tile->data[0] = constantElement(value, type);
+  if (auto f = llvm::dyn_cast<mlir::FloatAttr>(value))
+    tile->data[0] = constantElement(f.getValue(), type);
+  else
+    tile->data[0] = constantElement(llvm::cast<mlir::IntegerAttr>(value).getValue(), type);
   r.set(op.getResult(0), std::move(tile));
   return true;
 }

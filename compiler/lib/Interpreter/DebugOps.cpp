@@ -31,8 +31,7 @@ std::string formatElement(Scalar value, const ElemType &type, bool hex) {
   else if (type.isFloat()) // the canonical NaN prints as "nan"
     std::snprintf(buffer, sizeof buffer, "%f", std::isnan(value.f) ? std::fabs(value.f) : value.f);
   else if (hex)
-    std::snprintf(buffer, sizeof buffer, "0x%" PRIx64,
-                  zeroExtend(value.i, type.bits > 32 ? 64 : 32));
+    std::snprintf(buffer, sizeof buffer, "0x%" PRIx64, zeroExtend(value.i, type.bits));
   else
     std::snprintf(buffer, sizeof buffer, "%" PRId64,
                   type.bits == 1 ? (value.i != 0 ? 1 : 0) : value.i);

@@ -41,8 +41,8 @@ bool dot(Runner &r, Operation &op) {
   std::int64_t m = a.shape[batched ? 1 : 0], k = a.shape[batched ? 2 : 1];
   std::int64_t n = b.shape[batched ? 2 : 1];
   ElemType type = ElemType::of(op.getResult(0).getType());
-  bool tf32 = a.type.isFloat() && a.type.bits == 32 && dotOp.getInputPrecision() &&
-              *dotOp.getInputPrecision() == "tf32";
+  bool tf32 = a.type.isFloat() && a.type.bits == 32 && type.isFloat() && type.bits == 32 &&
+              dotOp.getInputPrecision() && *dotOp.getInputPrecision() == "tf32";
   auto out = makeTile(c.shape, type);
   std::vector<double> af, bf;
   if (a.type.isFloat()) {

@@ -96,17 +96,48 @@ double erfInverse(double y) {
   return x;
 }
 
+/// erfc's inverse on (0, 2): through erfInverse(1 - y) in the middle, by
+/// Newton's method on erfc itself in the tails, where 1 - y loses y.
+double erfcInverse(double y) {
+  if (y <= 0 || y >= 2)
+    return y == 0 ? INFINITY : y == 2 ? -INFINITY : NAN;
+  if (y > 1)
+    return -erfcInverse(2 - y);
+  if (y > 1e-3)
+    return erfInverse(1 - y);
+  double x = std::sqrt(-std::log(y)); // erfc(x) ~ exp(-x^2)
+  for (int i = 0; i < 50; ++i) {
+    double step = (std::erfc(x) - y) / (2.0 / std::sqrt(kPi) * std::exp(-x * x));
+    x += step;
+    if (std::fabs(step) <= 1e-15 * x)
+      break;
+  }
+  return x;
+}
+
+/// exp(x^2) * erfc(x), with its asymptotic series where exp(x^2) overflows.
+double erfcScaled(double x) {
+  if (x < 10)
+    return std::exp(x * x) * std::erfc(x);
+  double inv2 = 1 / (2 * x * x);
+  return (1 - inv2 + 3 * inv2 * inv2 - 15 * inv2 * inv2 * inv2) / (x * std::sqrt(kPi));
+}
+
 /// The rounding directions of libdevice's suffixes.
 enum class Mode { Nearest, Zero, Down, Up };
 
-/// `exact` rounded to float (or double) in direction `mode`.
-template <class T> T roundIn(long double exact, Mode mode) {
-  T r = static_cast<T>(exact);
-  if (std::isnan(exact) || std::isinf(exact) || mode == Mode::Nearest)
+/// `hi + lo` (hi the long double nearest the exact value, lo the sign of
+/// what it misses) rounded to float (or double) in direction `mode`.
+template <class T> T roundIn(long double hi, Mode mode, long double lo = 0) {
+  T r = static_cast<T>(hi);
+  if (std::isnan(hi) || std::isinf(hi) || mode == Mode::Nearest)
     return r;
   long double back = r;
-  bool needDown = (mode == Mode::Down || (mode == Mode::Zero && exact > 0)) && back > exact;
-  bool needUp = (mode == Mode::Up || (mode == Mode::Zero && exact < 0)) && back < exact;
+  // Where r lies against the exact value: above (1), below (-1) or on it.
+  int side = back > hi ? 1 : back < hi ? -1 : lo < 0 ? 1 : lo > 0 ? -1 : 0;
+  bool positive = hi > 0 || (hi == 0 && lo > 0);
+  bool needDown = (mode == Mode::Down || (mode == Mode::Zero && positive)) && side > 0;
+  bool needUp = (mode == Mode::Up || (mode == Mode::Zero && !positive)) && side < 0;
   if (needDown)
     return std::nextafter(r, -std::numeric_limits<T>::infinity());
   if (needUp)
@@ -114,17 +145,42 @@ template <class T> T roundIn(long double exact, Mode mode) {
   return r;
 }
 
-/// A float op of the rounding-mode families.
+/// A float op of the rounding-mode families: the long double result and
+/// the sign of its error (TwoSum for sums, the fma residual otherwise), so
+/// that a result a long double cannot hold still rounds the right way.
 template <Mode M, int Op> Scalar rounded(const Scalar *a, const ElemType *, const ElemType &r) {
-  long double x = a[0].f, y = a[1].f, z = a[2].f;
-  long double exact = Op == 0   ? x + y
-                      : Op == 1 ? x - y
-                      : Op == 2 ? x * y
-                      : Op == 3 ? x / y
-                      : Op == 4 ? 1.0L / x
-                      : Op == 5 ? std::sqrt(x)
-                                : x * y + z;
-  return floatScalar(r.bits == 64 ? roundIn<double>(exact, M) : roundIn<float>(exact, M));
+  long double x = a[0].f, y = a[1].f, z = a[2].f, hi, lo = 0;
+  switch (Op) {
+  case 0:
+  case 1: {
+    long double b = Op == 0 ? y : -y;
+    hi = x + b;
+    long double bb = hi - x;
+    lo = (x - (hi - bb)) + (b - bb);
+    break;
+  }
+  case 2:
+    hi = x * y;
+    lo = std::fma(x, y, -hi);
+    break;
+  case 3:
+  case 4: {
+    long double num = Op == 3 ? x : 1.0L, den = Op == 3 ? y : x;
+    hi = num / den;
+    long double rem = std::fma(-hi, den, num); // exact - hi has rem / den's sign
+    lo = den < 0 ? -rem : rem;
+    break;
+  }
+  case 5:
+    hi = std::sqrt(x);
+    lo = std::fma(-hi, hi, x);
+    break;
+  default:
+    hi = std::fma(x, y, z);
+    lo = std::fma(x, y, z - hi);
+    break;
+  }
+  return floatScalar(r.bits == 64 ? roundIn<double>(hi, M, lo) : roundIn<float>(hi, M, lo));
 }
 
 /// Float or integer conversions of the double2int_rz family.
@@ -264,9 +320,9 @@ const Table &libdeviceTable() {
     both("erf", UNARY(std::erf(x)));
     both("erfinv", UNARY(erfInverse(static_cast<double>(x))));
     both("erfc", UNARY(std::erfc(x)));
-    both("erfcx", UNARY(std::exp(static_cast<double>(x) * x) * std::erfc(static_cast<double>(x))));
-    both("erfcinv", UNARY(erfInverse(1.0 - static_cast<double>(x))));
-    both("normcdfinv", UNARY(-std::sqrt(2.0) * erfInverse(1.0 - 2.0 * static_cast<double>(x))));
+    both("erfcx", UNARY(erfcScaled(static_cast<double>(x))));
+    both("erfcinv", UNARY(erfcInverse(static_cast<double>(x))));
+    both("normcdfinv", UNARY(-std::sqrt(2.0) * erfcInverse(2.0 * static_cast<double>(x))));
     both("normcdf", UNARY(0.5 * std::erfc(-static_cast<double>(x) / std::sqrt(2.0))));
     both("lgamma", UNARY(std::lgamma(x)));
     both("tgamma", UNARY(std::tgamma(x)));

@@ -81,9 +81,13 @@ bool Runner::fail(mlir::Operation &op, const llvm::Twine &message) {
                      " in program (" + std::to_string(programId[0]) + ", " +
                      std::to_string(programId[1]) + ", " + std::to_string(programId[2]) +
                      ")";
+  // The lowest failing program reports (see LaunchState::errorProgram).
   std::lock_guard guard(launch.errorLock);
-  if (!launch.failed.exchange(true))
+  if (!launch.failed.load() || linearId < launch.errorProgram) {
     launch.error = std::move(text);
+    launch.errorProgram = linearId;
+    launch.failed.store(true, std::memory_order_release);
+  }
   return false;
 }
 
@@ -98,7 +102,7 @@ bool Runner::runBlock(mlir::Block &block, llvm::ArrayRef<TilePtr> args,
   for (auto [arg, value] : llvm::zip(block.getArguments(), args))
     set(arg, value);
   for (mlir::Operation &op : block.without_terminator()) {
-    if (launch.failed.load(std::memory_order_relaxed))
+    if (superseded())
       return false;
     if (!runOp(op))
       return false;
@@ -135,7 +139,9 @@ std::string unsupportedType(mlir::Type type) {
   if (auto ptr = llvm::dyn_cast<mlir::tile::PointerType>(type))
     return unsupportedType(ptr.getPointeeType());
   if (auto integer = llvm::dyn_cast<mlir::IntegerType>(type))
-    return integer.getWidth() <= 64 ? "" : "integers wider than 64 bits";
+    return llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth())
+               ? ""
+               : "i" + std::to_string(integer.getWidth()) + " values";
   if (type.isIndex() || type.isF16() || type.isBF16() || type.isF32() || type.isF64())
     return "";
   std::string name;
@@ -160,6 +166,13 @@ std::string validate(mlir::func::FuncOp func) {
       located("'" + op->getName().getStringRef().str() + "'");
       return mlir::WalkResult::interrupt();
     }
+    // A combine region runs on whole tiles of pairs at once: it may hold
+    // elementwise ops only (as the frontend and the GPU lowering require).
+    if (llvm::isa<mlir::tile::ReduceOp, mlir::tile::ScanOp>(op->getParentOp()) &&
+        (op->getNumRegions() || !mlir::isMemoryEffectFree(op))) {
+      located("'" + op->getName().getStringRef().str() + "' inside a combine function");
+      return mlir::WalkResult::interrupt();
+    }
     for (mlir::Type type : op->getResultTypes())
       if (std::string why = unsupportedType(type); !why.empty()) {
         located(why);
@@ -179,7 +192,11 @@ std::string validate(mlir::func::FuncOp func) {
   return error;
 }
 
-/// Number of host threads for a launch of `programs` programs.
+/// The most host threads one launch uses.
+constexpr std::uint64_t kMaxThreads = 256;
+
+/// Number of host threads for a launch of `programs` programs (at most
+/// kMaxThreads).
 unsigned threadCount(unsigned requested, std::uint64_t programs) {
   unsigned n = requested;
   if (n == 0) {
@@ -188,7 +205,7 @@ unsigned threadCount(unsigned requested, std::uint64_t programs) {
     if (n == 0)
       n = std::max(1u, std::thread::hardware_concurrency());
   }
-  return static_cast<unsigned>(std::min<std::uint64_t>(n, programs));
+  return static_cast<unsigned>(std::min<std::uint64_t>({n, programs, kMaxThreads}));
 }
 
 } // namespace
@@ -249,6 +266,10 @@ std::string InterpretedModule::launch(std::string_view name, InterpreterGrid gri
     return "error: kernel '" + std::string(name) + "' takes " +
            std::to_string(func.getNumArguments()) + " arguments; the launch passed " +
            std::to_string(paramCount);
+  if (grid[0] >= (1u << 31) || grid[1] > 65535 || grid[2] > 65535)
+    return "error: grid (" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " +
+           std::to_string(grid[2]) +
+           ") is larger than CUDA allows (2^31 - 1, 65535, 65535), as the GPU would refuse it";
   std::uint64_t programs = std::uint64_t(grid[0]) * grid[1] * grid[2];
   if (programs == 0)
     return "";
@@ -280,7 +301,11 @@ std::string InterpretedModule::launch(std::string_view name, InterpreterGrid gri
   mlir::Block &body = func.getBody().front();
   auto work = [&] {
     llvm::SmallVector<TilePtr> results;
-    for (std::uint64_t linear = next++; linear < programs && !launch.failed; linear = next++) {
+    // Ids are handed out in order: once a program failed, those above it
+    // need not run.
+    for (std::uint64_t linear = next++;
+         linear < programs && !(launch.failed && launch.errorProgram < linear);
+         linear = next++) {
       std::array<unsigned, 3> pid{static_cast<unsigned>(linear % grid[0]),
                                   static_cast<unsigned>(linear / grid[0] % grid[1]),
                                   static_cast<unsigned>(linear / grid[0] / grid[1])};

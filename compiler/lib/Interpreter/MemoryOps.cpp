@@ -94,7 +94,11 @@ HostAllocation *reportAccess(Runner &r, Operation &op, const char *what, const T
                    " reads memory nothing wrote (uninitialized)");
     return nullptr;
   }
-  r.fail(op, "internal error: an access was refused without a reason");
+  // The checks passed this time: another program wrote the bytes between
+  // the first check and this one.
+  r.fail(op, llvm::Twine(what) + " of " + shapeText(ptrs) + ": " + laneText(ptrs, lane) +
+                 "at byte offset " + llvm::Twine(offset) + " of the " + buffer +
+                 " raced with a store of another program (bytes unwritten when read)");
   return nullptr;
 }
 
@@ -127,7 +131,8 @@ bool addPtr(Runner &r, Operation &op) {
     std::size_t p = onePtr ? 0 : i;
     out->data[i].i = static_cast<std::int64_t>(
         static_cast<std::uint64_t>(ptrs.data[p].i) +
-        static_cast<std::uint64_t>(offsets.data[oneOffset ? 0 : i].i * scale));
+        static_cast<std::uint64_t>(offsets.data[oneOffset ? 0 : i].i) *
+            static_cast<std::uint64_t>(scale));
     out->origin[i] = ptrs.origin[p];
   }
   r.set(op.getResult(0), std::move(out));
@@ -183,15 +188,24 @@ bool store(Runner &r, Operation &op) {
 Scalar combineAtomic(mlir::tile::RMWKind kind, const ElemType &type, Scalar old, Scalar val) {
   using K = mlir::tile::RMWKind;
   if (type.isFloat()) {
-    switch (kind) {
-    case K::Add: return floatScalar(roundToFloat(old.f + val.f, type));
-    case K::Max: return std::isnan(old.f) || val.f > old.f ? val : old;
-    case K::Min: return std::isnan(old.f) || val.f < old.f ? val : old;
-    case K::Xchg: return val;
-    default: break;
+    if (kind == K::Add)
+      return floatScalar(roundToFloat(old.f + val.f, type));
+    if (kind == K::Xchg)
+      return val;
+    bool max = kind == K::Max; // validateAtomicRMW admits Max and Min only
+    if (type.bits == 16) { // a CAS loop over max.f32 / min.f32
+      double pick = std::isnan(old.f) ? val.f
+                    : std::isnan(val.f) ? old.f
+                    : max ? std::max(old.f, val.f)
+                          : std::min(old.f, val.f);
+      return floatScalar(roundToFloat(pick, type));
     }
+    // 32 and 64 bits: on the bits, a signed max (min) when the operand is
+    // non-negative, an unsigned min (max) when it is negative, as the GPU's
+    // atom.max.s / atom.min.u pair.
     std::uint64_t a = floatBits(old.f, type), b = floatBits(val.f, type);
-    std::uint64_t bits = kind == K::And ? a & b : kind == K::Or ? a | b : a ^ b;
+    std::int64_t sa = signExtend(a, type.bits), sb = signExtend(b, type.bits);
+    std::uint64_t bits = sb >= 0 ? (max == (sa >= sb) ? a : b) : (max == (a <= b) ? a : b);
     return floatScalar(floatFromBits(bits, type));
   }
   unsigned bits = type.bits;
@@ -209,6 +223,19 @@ Scalar combineAtomic(mlir::tile::RMWKind kind, const ElemType &type, Scalar old,
   case K::Xor: result = ua ^ ub; break;
   }
   return Scalar{signExtend(result, bits)};
+}
+
+/// The GPU lowers float atomics for add, max, min and xchg only, and no
+/// atomic on 8-bit or 1-bit values.
+std::string validateAtomicRMW(Operation &op) {
+  auto rmw = llvm::cast<mlir::tile::AtomicRMWOp>(op);
+  ElemType type = ElemType::of(rmw.getVal().getType());
+  using K = mlir::tile::RMWKind;
+  if (type.bits < 16 ||
+      (type.isFloat() && rmw.getKind() != K::Add && rmw.getKind() != K::Max &&
+       rmw.getKind() != K::Min && rmw.getKind() != K::Xchg))
+    return "atomic " + mlir::tile::stringifyRMWKind(rmw.getKind()).str() + " on this type";
+  return "";
 }
 
 bool atomicRMW(Runner &r, Operation &op) {
@@ -271,6 +298,6 @@ void tilec::interp::registerMemoryOps(OpTable &t) {
   t["tile.addptr"] = {addPtr};
   t["tile.load"] = {load};
   t["tile.store"] = {store};
-  t["tile.atomic_rmw"] = {atomicRMW};
+  t["tile.atomic_rmw"] = {atomicRMW, validateAtomicRMW};
   t["tile.atomic_cas"] = {atomicCAS};
 }

@@ -38,6 +38,10 @@ struct LaunchState {
   std::atomic<bool> failed{false};
   std::mutex errorLock;
   std::string error;
+  /// Linear id of the program whose error `error` is; programs with higher
+  /// ids stop once it is set, lower ones run on, so the lowest failing
+  /// program reports whatever the threads' timing.
+  std::atomic<std::uint64_t> errorProgram{0};
   /// Serializes device_print lines.
   std::mutex printLock;
 };
@@ -80,7 +84,14 @@ std::string locationText(mlir::Location loc);
 class Runner {
 public:
   Runner(LaunchState &launch, std::array<unsigned, 3> programId)
-      : launch(launch), programId(programId) {}
+      : launch(launch), programId(programId),
+        linearId(programId[0] + std::uint64_t(launch.grid[0]) *
+                                    (programId[1] + std::uint64_t(launch.grid[1]) * programId[2])) {}
+
+  /// True once a program below this one failed: this one may stop.
+  bool superseded() const {
+    return launch.failed.load(std::memory_order_acquire) && launch.errorProgram < linearId;
+  }
 
   /// The value of `value`; it was computed before (the IR dominates).
   const TileValue &get(mlir::Value value) const;
@@ -99,6 +110,7 @@ public:
 
   LaunchState &launch;
   const std::array<unsigned, 3> programId;
+  const std::uint64_t linearId; ///< x + X * (y + Y * z).
 
 private:
   llvm::DenseMap<mlir::Value, TilePtr> env;

@@ -93,6 +93,22 @@ def bitcast_roundtrip(x_ptr, out_ptr, sum_ptr, BLOCK: tl.constexpr):
     f = tl.load(x_ptr + offs).to(tl.float32, bitcast=True)
     tl.store(out_ptr + offs, f.to(tl.int32, bitcast=True))
     tl.store(sum_ptr + offs, (f + 1.0).to(tl.int32, bitcast=True))
+
+@triton.jit
+def atomic_max_min(x_ptr, mx_ptr, mn_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.atomic_max(mx_ptr + offs, x)
+    tl.atomic_min(mn_ptr + offs, x)
+
+@triton.jit
+def libdevice_tails(x_ptr, y_ptr, out_ptr):
+    x = tl.load(x_ptr)
+    y = tl.load(y_ptr)
+    tl.store(out_ptr, tl.extra.cuda.libdevice.add_ru(x, y))
+    tl.store(out_ptr + 1, tl.extra.cuda.libdevice.add_rd(x, -y))
+    tl.store(out_ptr + 2, tl.extra.cuda.libdevice.erfcx(x * 30.0))
+    tl.store(out_ptr + 3, tl.extra.cuda.libdevice.erfcinv(y * 1e10))
 )";
 
 class InterpreterTest : public ::testing::Test {
@@ -285,6 +301,46 @@ TEST_F(InterpreterTest, BitcastKeepsNaNPayloadsArithmeticMakesTheCanonicalNaN) {
   EXPECT_EQ(Sum.toHost(), Plus1);
 }
 
+TEST_F(InterpreterTest, FloatAtomicMaxAndMinAreTheGpus) {
+  // Review finding: the GPU does fp32 max as a signed max of the bits for a
+  // non-negative operand and an unsigned min for a negative one, so NaN and
+  // -0 come out as below (IEEE max would keep 1.0, store 2.0, keep -0.0).
+  const float NaN = std::nanf(""), Inf = INFINITY;
+  std::vector<float> Old = {1.0f, NaN, -0.0f, -1.0f};
+  std::vector<float> X = {NaN, 2.0f, 0.0f, -Inf};
+  tile::DeviceBuffer<float> DX(Ctx, 4), Max(Ctx, 4), Min(Ctx, 4);
+  DX.copyFromHost(X);
+  Max.copyFromHost(Old);
+  Min.copyFromHost(Old);
+  Module->kernel("atomic_max_min")
+      .launch(tile::Grid{1}, tile::Stream(), tile::LaunchOptions{{{"BLOCK", 4}}, {}, {}}, DX,
+              Max, Min);
+  std::vector<float> GotMax = Max.toHost(), GotMin = Min.toHost();
+  EXPECT_TRUE(std::isnan(GotMax[0])); // NaN's bits are the larger signed int
+  EXPECT_TRUE(std::isnan(GotMax[1]));
+  EXPECT_EQ(GotMax[2], 0.0f);
+  EXPECT_FALSE(std::signbit(GotMax[2]));
+  EXPECT_EQ(GotMax[3], -1.0f);
+  EXPECT_EQ(GotMin[0], 1.0f);
+  EXPECT_EQ(GotMin[1], 2.0f);
+  EXPECT_TRUE(std::signbit(GotMin[2]));
+  EXPECT_EQ(GotMin[3], -Inf);
+}
+
+TEST_F(InterpreterTest, LibdeviceRoundingModesAndTails) {
+  // Review findings: add_ru(1, 1e-30) must round up, and erfcx and erfcinv
+  // must not overflow in their tails.
+  tile::DeviceBuffer<float> DX(Ctx, 1), DY(Ctx, 1), Out(Ctx, 4);
+  DX.copyFromHost(std::vector<float>{1.0f});
+  DY.copyFromHost(std::vector<float>{1e-30f});
+  Module->kernel("libdevice_tails").launch(tile::Grid{1}, tile::Stream(), DX, DY, Out);
+  std::vector<float> Got = Out.toHost();
+  EXPECT_EQ(Got[0], std::nextafter(1.0f, 2.0f));
+  EXPECT_EQ(Got[1], std::nextafter(1.0f, 0.0f));
+  EXPECT_NEAR(Got[2], 0.018795888, 1e-6); // erfcx(30)
+  EXPECT_NEAR(Got[3], 6.60158, 1e-4);      // erfcinv(1e-20)
+}
+
 /// Seconds one call of \p Fn takes.
 template <class Fn> double secondsOf(Fn &&F) {
   auto Start = std::chrono::steady_clock::now();
@@ -351,6 +407,38 @@ module {
   EXPECT_EQ(Error, "k.tile:3:7: error: the interpreter cannot run 'arith.mulsi_extended' yet");
   EXPECT_EQ(tilec::InterpretedModule::parse("not mlir", "junk.mlir", Error), nullptr);
   EXPECT_EQ(Error.rfind("junk.mlir:1:1: ", 0), 0u) << Error;
+}
+
+TEST(InterpreterApi, SelectOfAOneElementTileKeepsItsShape) {
+  // Review finding: a scalar condition over tensor<1> values made the
+  // result a scalar, and the broadcast after it read out of bounds.
+  constexpr const char *Ir = R"(
+module {
+  func.func @k(%c: i1, %p: !tile.ptr<f32>) {
+    %a = arith.constant dense<1.0> : tensor<1xf32>
+    %b = arith.constant dense<2.0> : tensor<1xf32>
+    %s = arith.select %c, %a, %b : tensor<1xf32>
+    %e = tile.broadcast %s : tensor<1xf32> -> tensor<4xf32>
+    %ps = tile.splat %p : tensor<4x!tile.ptr<f32>>
+    %r = tile.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %q = tile.addptr %ps, %r : tensor<4x!tile.ptr<f32>>, tensor<4xi32>
+    tile.store %q, %e : (tensor<4x!tile.ptr<f32>>, tensor<4xf32>) -> ()
+    return
+  }
+}
+)";
+  std::string Error;
+  auto Module = tilec::InterpretedModule::parse(Ir, "k.mlir", Error);
+  ASSERT_NE(Module, nullptr) << Error;
+  tilec::HostMemory Memory;
+  std::uint64_t Out = Memory.allocate(16);
+  bool C = false;
+  void *Params[] = {&C, &Out};
+  EXPECT_EQ(Module->launch("k", {1, 1, 1}, Params, 2, {"c", "p"}, Memory), "");
+  float Got[4];
+  ASSERT_TRUE(Memory.read(Out, Got, 16));
+  for (float G : Got)
+    EXPECT_EQ(G, 2.0f);
 }
 
 TEST(InterpreterApi, LaunchChecksTheKernelAndItsArguments) {

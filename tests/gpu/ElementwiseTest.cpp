@@ -332,9 +332,10 @@ INSTANTIATE_TEST_SUITE_P(
                    }},
                IntCase{
                    "minmax",
-                   [](std::int32_t X,
-                      std::int32_t
-                          Y) { return std::max(X, Y) * 2 + std::min(X, Y); }}),
+                   [](std::int32_t X, std::int32_t Y) {
+                     // Wraps as the kernel's i32 does (X[1] = 2e9 overflows).
+                     return wrap(std::int64_t(std::max(X, Y)) * 2 + std::min(X, Y));
+                   }}),
     intName);
 
 using IntFloatTest = gputest::GpuTest<>;

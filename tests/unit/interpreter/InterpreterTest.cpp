@@ -388,9 +388,19 @@ TEST_F(InterpreterTest, VectorAddAndSoftmaxRunWithinASecond) {
   EXPECT_NEAR(RowSum, 1.0, 1e-5);
   std::printf("vector add 2^20: %.3f s; softmax 1024x1024: %.3f s\n", AddSeconds,
               SoftmaxSeconds);
-  // The bar is one second on one core; sanitizer builds are slower.
-  EXPECT_LT(AddSeconds, 5.0);
-  EXPECT_LT(SoftmaxSeconds, 5.0);
+  // The bar is one second on one core; sanitizer builds are many
+  // times slower, more so on a loaded machine.
+#if defined(__SANITIZE_ADDRESS__) || defined(__has_feature)
+#if defined(__SANITIZE_ADDRESS__) || __has_feature(address_sanitizer)
+  const double Bound = 60.0;
+#else
+  const double Bound = 5.0;
+#endif
+#else
+  const double Bound = 5.0;
+#endif
+  EXPECT_LT(AddSeconds, Bound);
+  EXPECT_LT(SoftmaxSeconds, Bound);
 }
 
 TEST(InterpreterApi, RejectsWhatItCannotRunWithItsLocation) {

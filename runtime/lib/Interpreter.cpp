@@ -12,8 +12,7 @@
 #include "tile/Error.h"
 #include "tilec/Interpreter.h"
 
-#include <cstdlib>
-#include <thread>
+
 
 namespace tile::detail {
 namespace {
@@ -81,12 +80,8 @@ public:
     return std::make_shared<Program>(std::move(Module), Memory);
   }
   std::string name() const override {
-    unsigned Threads = 0;
-    if (const char *Env = std::getenv("TILE_INTERPRETER_THREADS"))
-      Threads = static_cast<unsigned>(std::strtoul(Env, nullptr, 10));
-    if (Threads == 0)
-      Threads = std::max(1u, std::thread::hardware_concurrency());
-    return "tilec interpreter (" + std::to_string(std::min(Threads, 256u)) + " host threads)";
+    return "tilec interpreter (" + std::to_string(tilec::defaultInterpreterThreads()) +
+           " host threads)";
   }
 
 private:

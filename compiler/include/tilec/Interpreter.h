@@ -56,6 +56,10 @@ private:
   std::unique_ptr<Impl> State;
 };
 
+/// The host threads a launch uses by default: TILE_INTERPRETER_THREADS, or
+/// one per core, at most 256.
+unsigned defaultInterpreterThreads();
+
 /// The grid of one launch: programs along axes 0, 1 and 2.
 using InterpreterGrid = std::array<unsigned, 3>;
 
@@ -76,7 +80,8 @@ public:
   /// Runs kernel `name` on `grid` over `memory`. `params` holds one pointer
   /// per kernel argument, to its bytes (as cuLaunchKernel's kernelParams);
   /// `argNames` names them in messages. Programs run on `threads` host
-  /// threads (0: one per core, or TILE_INTERPRETER_THREADS). Returns "" on
+  /// threads (0: defaultInterpreterThreads(); never more than programs or
+  /// 256). Returns "" on
   /// success, else the first error ("file:line:col: error: ... in program
   /// (x, y, z)").
   std::string launch(std::string_view name, InterpreterGrid grid,

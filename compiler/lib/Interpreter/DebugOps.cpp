@@ -38,18 +38,6 @@ std::string formatElement(Scalar value, const ElemType &type, bool hex) {
   return buffer;
 }
 
-std::string indexText(const TileValue &tile, std::size_t lane) {
-  llvm::SmallVector<std::int64_t, 4> index(tile.shape.size());
-  for (int d = static_cast<int>(tile.shape.size()) - 1; d >= 0; --d) {
-    index[d] = static_cast<std::int64_t>(lane) % tile.shape[d];
-    lane /= tile.shape[d];
-  }
-  std::string text;
-  for (auto [d, i] : llvm::enumerate(index))
-    text += (d ? ", " : "") + std::to_string(i);
-  return text;
-}
-
 bool print(Runner &r, Operation &op) {
   auto printOp = llvm::cast<mlir::tile::PrintOp>(op);
   std::string pid = "pid (" + std::to_string(r.programId[0]) + ", " +

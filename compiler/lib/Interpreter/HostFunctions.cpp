@@ -539,3 +539,10 @@ ElementFunction tilec::interp::lookupLibdeviceFunction(llvm::StringRef symbol) {
 ElementFunction tilec::interp::lookupMathFunction(llvm::StringRef opName) {
   return mathTable().lookup(opName);
 }
+
+std::vector<llvm::StringRef> tilec::interp::getMathOpNames() {
+  std::vector<llvm::StringRef> names;
+  for (const auto &entry : mathTable())
+    names.push_back(entry.getKey());
+  return names;
+}

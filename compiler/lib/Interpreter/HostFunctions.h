@@ -12,6 +12,8 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <vector>
+
 namespace tilec::interp {
 
 /// Computes one element from its arguments (types as the op's operands)
@@ -24,6 +26,9 @@ ElementFunction lookupLibdeviceFunction(llvm::StringRef symbol);
 
 /// The host version of the math dialect op `opName` ("math.exp"), or null.
 ElementFunction lookupMathFunction(llvm::StringRef opName);
+
+/// The math dialect ops that have a host version.
+std::vector<llvm::StringRef> getMathOpNames();
 
 } // namespace tilec::interp
 

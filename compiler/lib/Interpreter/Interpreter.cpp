@@ -193,22 +193,24 @@ std::string validate(mlir::func::FuncOp func) {
 }
 
 /// The most host threads one launch uses.
-constexpr std::uint64_t kMaxThreads = 256;
+constexpr unsigned kMaxThreads = 256;
 
-/// Number of host threads for a launch of `programs` programs (at most
-/// kMaxThreads).
+/// Number of host threads for a launch of `programs` programs.
 unsigned threadCount(unsigned requested, std::uint64_t programs) {
-  unsigned n = requested;
-  if (n == 0) {
-    if (const char *env = std::getenv("TILE_INTERPRETER_THREADS"))
-      n = static_cast<unsigned>(std::strtoul(env, nullptr, 10));
-    if (n == 0)
-      n = std::max(1u, std::thread::hardware_concurrency());
-  }
+  unsigned n = requested ? requested : defaultInterpreterThreads();
   return static_cast<unsigned>(std::min<std::uint64_t>({n, programs, kMaxThreads}));
 }
 
 } // namespace
+
+unsigned tilec::defaultInterpreterThreads() {
+  unsigned n = 0;
+  if (const char *env = std::getenv("TILE_INTERPRETER_THREADS"))
+    n = static_cast<unsigned>(std::strtoul(env, nullptr, 10));
+  if (n == 0)
+    n = std::max(1u, std::thread::hardware_concurrency());
+  return std::min(n, kMaxThreads);
+}
 
 std::shared_ptr<InterpretedModule>
 InterpretedModule::parse(std::string_view tileIR, std::string_view origin,

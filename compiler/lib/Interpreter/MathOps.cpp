@@ -65,14 +65,7 @@ std::string validateExtern(Operation &op) {
 } // namespace
 
 void tilec::interp::registerMathOps(OpTable &t) {
-  for (llvm::StringRef name :
-       {"math.exp", "math.exp2", "math.log", "math.log2", "math.log10", "math.log1p",
-        "math.expm1", "math.sqrt", "math.rsqrt", "math.sin", "math.cos", "math.tan",
-        "math.tanh", "math.sinh", "math.cosh", "math.asin", "math.acos", "math.atan",
-        "math.asinh", "math.acosh", "math.atanh", "math.erf", "math.erfc", "math.floor",
-        "math.ceil", "math.trunc", "math.round", "math.cbrt", "math.atan2",
-        "math.copysign", "math.fma", "math.absf", "math.powf", "math.roundeven",
-        "math.absi", "math.ctpop", "math.ctlz", "math.cttz"})
+  for (llvm::StringRef name : getMathOpNames())
     t[name] = {mathOp};
   t["tile.extern_elementwise"] = {externElementwise, validateExtern};
 }

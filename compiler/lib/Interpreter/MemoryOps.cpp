@@ -34,17 +34,7 @@ std::string shapeText(const TileValue &tile) {
 }
 
 std::string laneText(const TileValue &tile, std::size_t lane) {
-  if (tile.isScalar())
-    return "";
-  llvm::SmallVector<std::int64_t, 4> index(tile.shape.size());
-  for (int d = static_cast<int>(tile.shape.size()) - 1; d >= 0; --d) {
-    index[d] = static_cast<std::int64_t>(lane) % tile.shape[d];
-    lane /= tile.shape[d];
-  }
-  std::string text = "element (";
-  for (auto [d, i] : llvm::enumerate(index))
-    text += (d ? ", " : "") + std::to_string(i);
-  return text + ") ";
+  return tile.isScalar() ? "" : "element (" + indexText(tile, lane) + ") ";
 }
 
 /// Reports why lane `lane`'s access (see checkAccess) is wrong; returns

@@ -59,6 +59,18 @@ tilec::interp::makeTile(llvm::ArrayRef<std::int64_t> shape, ElemType type) {
   return tile;
 }
 
+std::string tilec::interp::indexText(const TileValue &tile, std::size_t lane) {
+  llvm::SmallVector<std::int64_t, 4> index(tile.shape.size());
+  for (int d = static_cast<int>(tile.shape.size()) - 1; d >= 0; --d) {
+    index[d] = static_cast<std::int64_t>(lane) % tile.shape[d];
+    lane /= tile.shape[d];
+  }
+  std::string text;
+  for (auto [d, i] : llvm::enumerate(index))
+    text += (d ? ", " : "") + std::to_string(i);
+  return text;
+}
+
 std::int64_t tilec::interp::signExtend(std::uint64_t value, unsigned bits) {
   if (bits >= 64)
     return static_cast<std::int64_t>(value);

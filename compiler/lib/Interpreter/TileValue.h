@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace tilec::interp {
@@ -77,6 +78,9 @@ std::int64_t numElements(llvm::ArrayRef<std::int64_t> shape);
 /// A value of `type` shaped `shape`, elements zero.
 std::shared_ptr<TileValue> makeTile(llvm::ArrayRef<std::int64_t> shape,
                                     ElemType type);
+
+/// "i, j": the row-major index of element `lane` of `tile`.
+std::string indexText(const TileValue &tile, std::size_t lane);
 
 /// Sign-extends `value` from `bits`.
 std::int64_t signExtend(std::uint64_t value, unsigned bits);

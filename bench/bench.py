@@ -815,13 +815,19 @@ def main():
     parser.add_argument("--sweep", action="store_true",
                         help="the memory-bound kernels over many sizes (sweep.md, "
                              "sweep.json and one PNG per kernel)")
+    parser.add_argument("--only", default="",
+                        help="comma-separated kernels: only their cases run (also "
+                             "tile_bench's, through TILE_BENCH_ONLY)")
     parser.add_argument("sizes", nargs="*", type=int,
                         default=[1 << 20, 1 << 24, 1 << 28])
     args = parser.parse_args()
     start = time.monotonic()
 
     tile_args = ["--sweep"] if args.sweep else [str(s) for s in args.sizes]
-    tile = subprocess.run([args.tile_bench] + tile_args, capture_output=True, text=True)
+    only = set(filter(None, args.only.split(",")))
+    env = dict(os.environ, TILE_BENCH_ONLY=args.only) if only else None
+    tile = subprocess.run([args.tile_bench] + tile_args, capture_output=True, text=True,
+                          env=env)
     sys.stdout.write(tile.stdout)
     sys.stderr.write(tile.stderr)
     print(f"tile_bench ran {time.monotonic() - start:.0f} s", flush=True)
@@ -851,6 +857,8 @@ def main():
     rows, failed = [], tile.returncode != 0
     for generator in generators:
         for c in generator:
+            if only and c["kernel"] not in only:
+                continue
             mine = ours.get((c["kernel"], c["shape"]), {"error": "not run by tile_bench"})
             row = {"kernel": c["kernel"], "shape": c["shape"], "unit": c["unit"]}
             if "dtype" in c:

@@ -75,6 +75,9 @@ void mlir::tilec::buildTileGPUToLLVMPipeline(OpPassManager &pm,
   allocation.sharedMemoryLimit = getSharedMemoryLimit(arch);
   allocation.targetName = arch.str();
   pm.addPass(tilegpu::createTileGPUAllocateSharedMemory(allocation));
+  // Reads the shared bytes the allocation recorded and the loops' carried
+  // tiles, so it runs between the two.
+  pm.addPass(tilegpu::createTileGPUOccupancy());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertTileGPUToLLVM());
   pm.addPass(createCanonicalizerPass());

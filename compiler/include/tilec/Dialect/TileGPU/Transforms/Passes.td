@@ -129,6 +129,33 @@ def TileGPUAllocateSharedMemory
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def TileGPUOccupancy : Pass<"tilegpu-occupancy", "mlir::ModuleOp"> {
+  let summary = "Tell ptxas how many blocks per SM to allocate registers for";
+  let description = [{
+    Sets `nvvm.minctasm` (PTX's `.minnctapersm`) on every kernel without a
+    dot or a scan to the blocks per SM that its register footprint (the
+    RegisterFootprint analysis: the tiles carried around loops plus the
+    tiles a block loads) and its shared memory allow. Without the directive
+    ptxas aims for the most resident blocks and, to reach them, keeps fewer
+    loads in flight; with it, it uses the registers that number of blocks
+    leaves and issues every load of a block before the first use. Kernels
+    with a dot or a scan keep ptxas's own choice: they hold more than their
+    tiles (accumulator fragments, partial sums), and ptxas spilled a scan
+    under the directive. Runs after the shared-memory allocation, whose total
+    it reads.
+  }];
+}
+
+def TestPrintRegisterFootprint
+    : Pass<"test-print-register-footprint", "mlir::ModuleOp"> {
+  let summary = "Print each function's register footprint estimate";
+  let description = [{
+    Emits a remark on each function with its estimated registers per
+    thread and blocks per SM, and one on the block where the estimate
+    peaks. Used by the lit tests of the analysis.
+  }];
+}
+
 def TestPrintAllocation : Pass<"test-print-allocation", "mlir::ModuleOp"> {
   let summary = "Print the shared-memory allocation of every function";
   let description = [{

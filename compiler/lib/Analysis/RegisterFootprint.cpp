@@ -1,0 +1,207 @@
+//===- RegisterFootprint.cpp - Registers a kernel's tiles need ------------===//
+//
+// A liveness estimate over each block's ops, counting per-thread registers
+// of the tiles that exist in full:
+// - data tiles only: those computed from memory, from loop-carried state or
+//   from the results of loops and reductions (constants and index tiles
+//   from program ids and ranges become immediates and constant offsets;
+//   pointer tiles become one base and offsets; masks become predicates);
+// - a splat, broadcast or expand_dims reuses its operand's registers, and an
+//   elementwise result whose users are all elementwise ops or stores in the
+//   same block is lowered element by element into its users: neither
+//   exists whole, and its operands live until its users;
+// - an elementwise op frees its dying operands before its results exist
+//   (element by element); any other op (a reduction, a scan, a layout
+//   conversion) holds both.
+// Nested blocks add to what is live around their op. Tiles carried by a
+// loop are its body's block arguments.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Analysis/RegisterFootprint.h"
+
+#include "tilec/Analysis/Allocation.h"
+#include "tilec/Dialect/Tile/IR/Dialect.h"
+#include "tilec/Dialect/TileGPU/IR/Dialect.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tilec;
+
+int64_t mlir::tilec::registersPerThread(Type type, int64_t threads) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return 0;
+  Type element = tensor.getElementType();
+  int64_t bits = isa<tile::PointerType>(element) ? 64
+                 : element.isIntOrFloat()         ? element.getIntOrFloatBitWidth()
+                                                  : 32;
+  int64_t elements =
+      tensor.getEncoding()
+          ? tilegpu::getTotalElemsPerThread(tensor.getEncoding(), tensor.getShape())
+          : llvm::divideCeil(tensor.getNumElements(), std::max<int64_t>(1, threads));
+  return std::max<int64_t>(1, llvm::divideCeil(elements * bits, 32));
+}
+
+namespace {
+
+/// The liveness walk of one kernel.
+class FootprintEstimator {
+public:
+  FootprintEstimator(Operation *func, int64_t threads) : func(func), threads(threads) {}
+
+  /// The most registers live at once in `block` and the blocks it holds,
+  /// with `outside` registers live around it; records the peak block.
+  int64_t peakIn(Block &block, int64_t outside);
+
+  Block *peakBlock = nullptr;
+
+private:
+  /// Whether `value` is computed from memory or from loop-carried state.
+  bool isData(Value value);
+  /// Registers `value` takes while it exists whole (0 for non-data tiles).
+  int64_t cost(Value value);
+  /// Whether `op` is lowered element by element into its users.
+  static bool isForwarding(Operation *op);
+  /// Whether `value` never exists whole (see the file comment).
+  bool isVirtual(Value value);
+  /// Records a use of `value` at `index`, through virtual values to their
+  /// operands.
+  void markUse(Value value, unsigned index, Block &block,
+               llvm::DenseMap<Value, unsigned> &lastUse);
+
+  Operation *func;
+  int64_t threads;
+  int64_t peak = -1;
+  llvm::DenseMap<Value, bool> dataMemo;
+};
+
+} // namespace
+
+bool FootprintEstimator::isData(Value value) {
+  if (auto it = dataMemo.find(value); it != dataMemo.end())
+    return it->second;
+  bool data = false;
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    data = argument.getOwner()->getParentOp() != func;
+  } else {
+    Operation *op = value.getDefiningOp();
+    data = isa<tile::LoadOp, tile::AtomicRMWOp, tile::AtomicCASOp>(op) ||
+           op->getNumRegions() > 0 ||
+           llvm::any_of(op->getOperands(), [&](Value v) { return isData(v); });
+  }
+  return dataMemo[value] = data;
+}
+
+int64_t FootprintEstimator::cost(Value value) {
+  auto tensor = dyn_cast<RankedTensorType>(value.getType());
+  if (!tensor || !isData(value))
+    return 0;
+  Type element = tensor.getElementType();
+  if (element.isInteger(1) ||
+      (isa<tile::PointerType>(element) && !isa<BlockArgument>(value)))
+    return 0;
+  return registersPerThread(tensor, threads);
+}
+
+bool FootprintEstimator::isForwarding(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() ||
+         isa<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp>(op);
+}
+
+bool FootprintEstimator::isVirtual(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (!op || !isForwarding(op))
+    return false;
+  if (isa<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp>(op))
+    return true;
+  return llvm::all_of(value.getUsers(), [&](Operation *user) {
+    return user->getBlock() == op->getBlock() &&
+           (isForwarding(user) || isa<tile::StoreOp>(user));
+  });
+}
+
+void FootprintEstimator::markUse(Value value, unsigned index, Block &block,
+                                 llvm::DenseMap<Value, unsigned> &lastUse) {
+  Block *owner = isa<BlockArgument>(value) ? cast<BlockArgument>(value).getOwner()
+                                           : value.getDefiningOp()->getBlock();
+  if (owner != &block)
+    return;
+  unsigned &last = lastUse[value];
+  last = std::max(last, index);
+  if (isVirtual(value))
+    for (Value operand : value.getDefiningOp()->getOperands())
+      markUse(operand, index, block, lastUse);
+}
+
+int64_t FootprintEstimator::peakIn(Block &block, int64_t outside) {
+  llvm::DenseMap<Value, unsigned> lastUse;
+  unsigned index = 0;
+  for (Operation &op : block) {
+    op.walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        markUse(operand, index, block, lastUse);
+    });
+    ++index;
+  }
+  int64_t live = outside;
+  for (BlockArgument argument : block.getArguments())
+    if (lastUse.count(argument))
+      live += cost(argument);
+  // The most live in this block's own ops, and with its nested blocks.
+  int64_t ownPeak = live, blockPeak = live;
+  index = 0;
+  for (Operation &op : block) {
+    int64_t results = 0;
+    for (Value result : op.getResults())
+      if (!result.use_empty() && !isVirtual(result))
+        results += cost(result);
+    for (Region &region : op.getRegions())
+      for (Block &nested : region)
+        blockPeak = std::max(blockPeak, peakIn(nested, live));
+    int64_t dying = 0;
+    for (auto &[value, last] : lastUse)
+      if (last == index && !isVirtual(value))
+        dying += cost(value);
+    if (isForwarding(&op)) {
+      live += results - dying;
+      ownPeak = std::max(ownPeak, live);
+    } else {
+      ownPeak = std::max(ownPeak, live + results);
+      live += results - dying;
+    }
+    ++index;
+  }
+  // A nested block that adds nothing to what is live around it (a
+  // reduction's combiner) leaves the peak to its parent's block.
+  bool adds = ownPeak > outside || !block.getParentOp() ||
+              block.getParentOp() == func;
+  if (adds && ownPeak > peak) {
+    peak = ownPeak;
+    peakBlock = &block;
+  }
+  return std::max(blockPeak, ownPeak);
+}
+
+RegisterFootprint mlir::tilec::estimateRegisterFootprint(Operation *func) {
+  int64_t threads = std::max(1, tilegpu::TileGPUDialect::getNumWarps(func) *
+                                    tilegpu::TileGPUDialect::getThreadsPerWarp(func));
+  RegisterFootprint result;
+  FootprintEstimator estimator(func, threads);
+  int64_t peak = 0;
+  for (Region &region : func->getRegions())
+    for (Block &block : region)
+      peak = std::max(peak, estimator.peakIn(block, 0));
+  result.peak = estimator.peakBlock;
+  result.registers = peak + kScalarRegisters;
+  int64_t allocated = llvm::alignTo(result.registers, 8);
+  int64_t blocks = std::min({kRegistersPerSM / (allocated * threads),
+                             kThreadsPerSM / threads, kBlocksPerSM});
+  auto shared = func->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
+  if (shared && shared.getInt() > 0)
+    blocks = std::min(blocks, kSharedBytesPerSM / shared.getInt());
+  result.blocksPerSM = std::max<int64_t>(1, blocks);
+  return result;
+}

@@ -10,6 +10,7 @@
 # Usage (on the device): OUT=... bash bench/compare_ptx_variants.sh KERNELS VARIANT_DIR...
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
 kernels=$1
 shift
 ptx_dir=build/dsl_examples

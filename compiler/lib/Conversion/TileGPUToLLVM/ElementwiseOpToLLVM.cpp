@@ -6,10 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Conversion/TileGPUToLLVM/Patterns.h"
 #include "tilec/Conversion/TileGPUToLLVM/Utility.h"
 
 #include "mlir/Transforms/DialectConversion.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tilec;
@@ -26,12 +29,41 @@ SmallVector<Value> elementsOf(Location loc, Value operand, size_t count,
   return elements;
 }
 
+/// Whether `layout` orders a thread's registers with order[0] fastest
+/// (blocked layouts and their slices; mma registers follow the instruction).
+bool hasBlockedRegisterOrder(Attribute layout) {
+  if (auto slice = dyn_cast<tilegpu::SliceEncodingAttr>(layout))
+    return hasBlockedRegisterOrder(slice.getParent());
+  return isa<tilegpu::BlockedEncodingAttr>(layout);
+}
+
+/// How many consecutive elements of a thread's struct hold the same value of
+/// `result`: its constancy along the fastest dimension (the axis-info
+/// analysis tracks integers, masks included), within a thread's run of
+/// consecutive elements; 1 when nothing is known.
+unsigned constantRun(Value result, const ModuleAxisInfo &axisInfo) {
+  auto type = cast<RankedTensorType>(result.getType());
+  Attribute layout = type.getEncoding();
+  if (!type.getElementType().isIntOrIndex() || !layout || !hasBlockedRegisterOrder(layout))
+    return 1;
+  unsigned fastest = tilegpu::getLayoutOrder(layout).front();
+  int64_t run = tilegpu::getContigPerThread(layout, type.getShape())[fastest];
+  int64_t constancy = axisInfo.lookup(result).getConstancy(fastest);
+  return constancy > 1 ? std::gcd(run, constancy) : 1;
+}
+
 /// Any arith or math op marked Elementwise, on tiles: the same op on the
-/// scalars of each element, left for the scalar patterns to lower.
+/// scalars of each element, left for the scalar patterns to lower. Where the
+/// result is constant over runs of a thread's elements (a mask `offs < n`
+/// over 8 contiguous elements with n divisible by 16), only the first
+/// element of each run is computed and the others reuse it, as the memory
+/// lowering already reads such a mask once per vector.
 struct ElementwiseOpConversion : ConversionPattern {
-  ElementwiseOpConversion(TypeConverter &converter, MLIRContext *context)
+  ElementwiseOpConversion(TypeConverter &converter, MLIRContext *context,
+                          const ModuleAxisInfo &axisInfo)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), kTilePatternBenefit,
-                          context) {}
+                          context),
+        axisInfo(axisInfo) {}
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
@@ -50,8 +82,13 @@ struct ElementwiseOpConversion : ConversionPattern {
     for (Value operand : operands)
       perOperand.push_back(elementsOf(loc, operand, count, rewriter));
     Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
+    unsigned run = constantRun(op->getResult(0), axisInfo);
     SmallVector<Value> results;
     for (size_t i = 0; i < count; ++i) {
+      if (i % run != 0) {
+        results.push_back(results[i - i % run]);
+        continue;
+      }
       OperationState state(loc, op->getName());
       for (auto &elements : perOperand)
         state.addOperands(elements[i]);
@@ -62,6 +99,9 @@ struct ElementwiseOpConversion : ConversionPattern {
     rewriter.replaceOp(op, packElements(loc, results, resultType, rewriter));
     return success();
   }
+
+private:
+  const ModuleAxisInfo &axisInfo;
 };
 
 /// A bitcast between two float types of one width (fp16 <-> bf16), through
@@ -179,9 +219,10 @@ struct AddPtrOpConversion : OpConversionPattern<tile::AddPtrOp> {
 } // namespace
 
 void mlir::tilec::populateElementwiseOpToLLVMPatterns(
-    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const ModuleAxisInfo &axisInfo) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<ElementwiseOpConversion>(converter, context);
+  patterns.add<ElementwiseOpConversion>(converter, context, axisInfo);
   patterns.add<ConstantOpConversion, MakeRangeOpConversion, SplatOpConversion,
                AddPtrOpConversion, FloatBitcastOpConversion>(converter, context,
                                                              kTilePatternBenefit);

@@ -64,7 +64,7 @@ struct ConvertTileGPUToLLVMPass
     TileGPUToLLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);
     populateGridOpToLLVMPatterns(converter, patterns);
-    populateElementwiseOpToLLVMPatterns(converter, patterns);
+    populateElementwiseOpToLLVMPatterns(converter, patterns, axisInfo);
     populateViewOpToLLVMPatterns(converter, patterns);
     populateConvertLayoutOpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);

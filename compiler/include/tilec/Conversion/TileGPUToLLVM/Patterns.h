@@ -21,9 +21,12 @@ constexpr unsigned kTilePatternBenefit = 10;
 void populateGridOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
 
-/// Elementwise arith/math on tiles, constants, make_range, splat, addptr.
+/// Elementwise arith/math on tiles (integer results computed once per run
+/// of equal elements that `axisInfo` proves), constants, make_range, splat,
+/// addptr.
 void populateElementwiseOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
-                                         RewritePatternSet &patterns);
+                                         RewritePatternSet &patterns,
+                                         const ModuleAxisInfo &axisInfo);
 
 /// Scalar math the NVPTX backend cannot lower by itself (exp and friends).
 void populateMathOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,

@@ -211,15 +211,24 @@ class KernelBuilder(StatementsMixin):
             operands = (lit, a.code) if self.rng.random() < 0.3 else (a.code, lit)
             if self.deterministic and (shift or int_only and op in ("//", "%")):
                 operands = (a.code, lit if lit.lstrip("-") not in ("0", "1") else "3")
-            return Val("(%s %s %s)" % (operands[0], op, operands[1]), result, a.shape)
+            return Val(self.binary_code(op, result, *operands), result, a.shape)
         other = self.rng.choice(NUMERIC) if self.rng.random() < 0.3 else u
         if (is_float(u) != is_float(other)) or op in ("/",) and not is_float(u):
             other = u
         b = self.expr(other, self.operand_shape(shape), depth)
         if self.deterministic and op in ("//", "%") and not is_float(u):
             b = Val("((%s & 7) + 1)" % b.code, other, b.shape)
-        return Val("(%s %s %s)" % (a.code, op, b.code), binary_result(op, u, other),
+        result = binary_result(op, u, other)
+        return Val(self.binary_code(op, result, a.code, b.code), result,
                    broadcast(a.shape, b.shape))
+
+    def binary_code(self, op, result, a, b):
+        # fp32 `/` is div.full.f32 on the GPU (within 2 ulp, as in Triton),
+        # which the interpreter does not reproduce bit for bit; deterministic
+        # kernels divide with the correctly rounded tl.div_rn instead.
+        if self.deterministic and op == "/" and result == "fp32":
+            return "tl.div_rn(%s, %s)" % (a, b)
+        return "(%s %s %s)" % (a, op, b)
 
     def unary(self, t, shape, depth):
         if is_float(t) and self.rng.random() < 0.6:

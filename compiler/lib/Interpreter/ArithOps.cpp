@@ -138,22 +138,12 @@ double remF32(double a, double b) {
 double remF64(double a, double b) { return gpuRemainder(a, b); }
 
 bool remF(Runner &r, Operation &op) {
-  ElemType type = resultType(op);
-  if (type.bits == 64)
+  // f16 and bf16 too through f32, rounded once at the end: LLVM promotes
+  // their frem to f32 (div.rn.f32, cvt.rzi.f32, fma.rn.f32) on sm_80 and
+  // sm_90 alike.
+  if (resultType(op).bits == 64)
     return floatBinary<remF64>(r, op);
-  if (type.bits == 32)
-    return floatBinary<remF32>(r, op);
-  // f16 and bf16: each step rounded to the type (the quotient through f32,
-  // the fma native); the fma of values of the type is exact in double.
-  r.set(op.getResult(0),
-        zipElements(r.get(op.getOperand(0)), r.get(op.getOperand(1)), type,
-                    [&type](Scalar a, Scalar b) {
-                      if (std::isinf(b.f))
-                        return a;
-                      double q = std::trunc(roundToFloat(a.f / b.f, type));
-                      return floatScalar(roundToFloat(std::fma(-q, b.f, a.f), type));
-                    }));
-  return true;
+  return floatBinary<remF32>(r, op);
 }
 double maxNumF(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b); }
 double minNumF(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::min(a, b); }

@@ -287,6 +287,23 @@ TEST_F(InterpreterTest, FloatRemainderIsTheGpus) {
     EXPECT_EQ(std::memcmp(&Got[I], &Want[I], 4), 0) << I << ": " << Got[I];
 }
 
+TEST_F(InterpreterTest, NarrowFloatRemainderIsComputedInFp32) {
+  // Found by the differential run (bf16 %, seed 2031): LLVM promotes an fp16
+  // or bf16 frem to f32 (div.rn.f32, cvt.rzi, fma.rn.f32) and rounds once;
+  // rounding the quotient to bf16 first gave 10 % 0.1 = -0.0098.
+  std::vector<std::uint16_t> X = {0x4120, 0x4108, 0x40f0, 0xc0f0}; // 10, 8.5, 7.5, -7.5
+  std::vector<std::uint16_t> Y = {0x3dcd, 0x3dcd, 0x4000, 0x7f80}; // 0.1, 0.1, 2, inf
+  std::vector<std::uint16_t> Want = {0x3db9, 0x3dbc, 0x3fc0, 0xc0f0}; // 0.0903, 0.0918, 1.5, -7.5
+  tile::DeviceBuffer<std::uint16_t> DX(Ctx, 4), DY(Ctx, 4), Out(Ctx, 4);
+  DX.copyFromHost(X);
+  DY.copyFromHost(Y);
+  Module->kernel("remainder")
+      .launch(tile::Grid{1}, tile::Stream(), tile::LaunchOptions{{{"BLOCK", 4}}, {}, {}},
+              tile::DevicePtr(DX.devicePtr(), "bf16"), tile::DevicePtr(DY.devicePtr(), "bf16"),
+              tile::DevicePtr(Out.devicePtr(), "bf16"));
+  EXPECT_EQ(Out.toHost(), Want);
+}
+
 TEST_F(InterpreterTest, BitcastKeepsNaNPayloadsArithmeticMakesTheCanonicalNaN) {
   // Found by the differential run: a NaN lost its bits through a bitcast.
   std::vector<std::int32_t> X = {static_cast<std::int32_t>(0xffc00001u), 0x7f800001,

@@ -42,6 +42,20 @@ AxisInfo AxisInfo::getPessimistic(unsigned rank) {
   return AxisInfo(ones, ones, ones);
 }
 
+/// A truncation to `bits` keeps equal elements equal, but a run of
+/// consecutive values wraps around (a range truncated to i1 alternates), and
+/// divides by no more than 2^bits.
+static AxisInfo truncInfo(const AxisInfo &source, unsigned bits) {
+  unsigned rank = source.getRank();
+  SmallVector<int64_t> contiguity(rank, 1), divisibility, constancy;
+  int64_t limit = bits >= 62 ? AxisInfo::kMaxDivisibility : int64_t(1) << bits;
+  for (unsigned d = 0; d < rank; ++d) {
+    divisibility.push_back(std::min(source.getDivisibility(d), limit));
+    constancy.push_back(source.getConstancy(d));
+  }
+  return AxisInfo(contiguity, divisibility, constancy);
+}
+
 AxisInfo AxisInfo::getConstant(ArrayRef<int64_t> shape, int64_t divisibility) {
   SmallVector<int64_t> ones(shape.size(), 1);
   SmallVector<int64_t> div(shape.size(), divisibility);
@@ -332,8 +346,12 @@ public:
             .Case([&](tile::HintOp hint) {
               return hintInfo(hint, in(0), trackedShape(type));
             })
-            .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
-                  tilegpu::ConvertLayoutOp>([&](Operation *) { return in(0); })
+            .Case<arith::ExtSIOp, arith::ExtUIOp, tilegpu::ConvertLayoutOp>(
+                [&](Operation *) { return in(0); })
+            .Case([&](arith::TruncIOp trunc) {
+              return truncInfo(in(0), getElementTypeOrSelf(trunc.getType())
+                                          .getIntOrFloatBitWidth());
+            })
             .Default([&](Operation *other) {
               if (other->hasTrait<OpTrait::Elementwise>() &&
                   other->getNumOperands() > 0)

@@ -24,7 +24,9 @@
 #include "tilec/Dialect/Tile/IR/Dialect.h"
 #include "tilec/Dialect/TileGPU/IR/Dialect.h"
 
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -56,11 +58,14 @@ public:
   /// with `outside` registers live around it; records the peak block.
   int64_t peakIn(Block &block, int64_t outside);
 
+  /// The block whose own ops hold the most registers.
   Block *peakBlock = nullptr;
 
 private:
   /// Whether `value` is computed from memory or from loop-carried state.
   bool isData(Value value);
+  /// Whether `value` is computed from loaded values (a gather's pointers).
+  bool isLoaded(Value value);
   /// Registers `value` takes while it exists whole (0 for non-data tiles).
   int64_t cost(Value value);
   /// Whether `op` is lowered element by element into its users.
@@ -74,8 +79,9 @@ private:
 
   Operation *func;
   int64_t threads;
+  /// The largest own peak recorded so far (peakBlock's).
   int64_t peak = -1;
-  llvm::DenseMap<Value, bool> dataMemo;
+  llvm::DenseMap<Value, bool> dataMemo, loadedMemo, virtualMemo;
 };
 
 } // namespace
@@ -100,10 +106,19 @@ int64_t FootprintEstimator::cost(Value value) {
   if (!tensor || !isData(value))
     return 0;
   Type element = tensor.getElementType();
-  if (element.isInteger(1) ||
-      (isa<tile::PointerType>(element) && !isa<BlockArgument>(value)))
+  if (element.isInteger(1) || (isa<tile::PointerType>(element) &&
+                               !isa<BlockArgument>(value) && !isLoaded(value)))
     return 0;
   return registersPerThread(tensor, threads);
+}
+
+bool FootprintEstimator::isLoaded(Value value) {
+  if (auto it = loadedMemo.find(value); it != loadedMemo.end())
+    return it->second;
+  Operation *op = value.getDefiningOp();
+  bool loaded = op && (isa<tile::LoadOp, tile::AtomicRMWOp, tile::AtomicCASOp>(op) ||
+                       llvm::any_of(op->getOperands(), [&](Value v) { return isLoaded(v); }));
+  return loadedMemo[value] = loaded;
 }
 
 bool FootprintEstimator::isForwarding(Operation *op) {
@@ -117,10 +132,13 @@ bool FootprintEstimator::isVirtual(Value value) {
     return false;
   if (isa<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp>(op))
     return true;
-  return llvm::all_of(value.getUsers(), [&](Operation *user) {
+  if (auto it = virtualMemo.find(value); it != virtualMemo.end())
+    return it->second;
+  bool result = llvm::all_of(value.getUsers(), [&](Operation *user) {
     return user->getBlock() == op->getBlock() &&
            (isForwarding(user) || isa<tile::StoreOp>(user));
   });
+  return virtualMemo[value] = result;
 }
 
 void FootprintEstimator::markUse(Value value, unsigned index, Block &block,
@@ -129,8 +147,14 @@ void FootprintEstimator::markUse(Value value, unsigned index, Block &block,
                                            : value.getDefiningOp()->getBlock();
   if (owner != &block)
     return;
-  unsigned &last = lastUse[value];
-  last = std::max(last, index);
+  // Indices only grow: a value already used at `index` has had its
+  // operands extended too (a chain of squares stays linear).
+  auto [it, inserted] = lastUse.try_emplace(value, index);
+  if (!inserted) {
+    if (it->second >= index)
+      return;
+    it->second = index;
+  }
   if (isVirtual(value))
     for (Value operand : value.getDefiningOp()->getOperands())
       markUse(operand, index, block, lastUse);
@@ -146,6 +170,11 @@ int64_t FootprintEstimator::peakIn(Block &block, int64_t outside) {
     });
     ++index;
   }
+  // Registers freed after each op: the values whose last use it is.
+  SmallVector<int64_t> dyingAt(index, 0);
+  for (auto &[value, last] : lastUse)
+    if (!isVirtual(value))
+      dyingAt[last] += cost(value);
   int64_t live = outside;
   for (BlockArgument argument : block.getArguments())
     if (lastUse.count(argument))
@@ -158,13 +187,19 @@ int64_t FootprintEstimator::peakIn(Block &block, int64_t outside) {
     for (Value result : op.getResults())
       if (!result.use_empty() && !isVirtual(result))
         results += cost(result);
+    // A loop's initial values that die here live on as its body's
+    // arguments, counted there.
+    int64_t around = live;
+    if (auto loop = dyn_cast<LoopLikeOpInterface>(op)) {
+      llvm::SmallDenseSet<Value> inits;
+      for (Value init : loop.getInits())
+        if (inits.insert(init).second && lastUse.lookup(init) == index && !isVirtual(init))
+          around -= cost(init);
+    }
     for (Region &region : op.getRegions())
       for (Block &nested : region)
-        blockPeak = std::max(blockPeak, peakIn(nested, live));
-    int64_t dying = 0;
-    for (auto &[value, last] : lastUse)
-      if (last == index && !isVirtual(value))
-        dying += cost(value);
+        blockPeak = std::max(blockPeak, peakIn(nested, around));
+    int64_t dying = dyingAt[index];
     if (isForwarding(&op)) {
       live += results - dying;
       ownPeak = std::max(ownPeak, live);
@@ -201,7 +236,8 @@ RegisterFootprint mlir::tilec::estimateRegisterFootprint(Operation *func) {
                              kThreadsPerSM / threads, kBlocksPerSM});
   auto shared = func->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
   if (shared && shared.getInt() > 0)
-    blocks = std::min(blocks, kSharedBytesPerSM / shared.getInt());
+    blocks = std::min(blocks, kSharedBytesPerSM /
+                                  (shared.getInt() + kSharedBytesReservedPerBlock));
   result.blocksPerSM = std::max<int64_t>(1, blocks);
   return result;
 }

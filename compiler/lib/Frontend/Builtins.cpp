@@ -79,6 +79,7 @@ std::vector<BuiltinInfo> buildTable() {
   for (auto [kind, name] : {std::pair{B::Max, "max"}, {B::Min, "min"}})
     add(kind, name,
         {req("input"), opt("axis"), opt("return_indices", falseValue()),
+         opt("return_indices_tie_break_left", ConstValue::getBool(true)),
          opt("keep_dims", falseValue())},
         Method);
   for (auto [kind, name] : {std::pair{B::Argmax, "argmax"}, {B::Argmin, "argmin"}})

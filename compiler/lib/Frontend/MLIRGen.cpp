@@ -45,7 +45,7 @@ bool MLIRGenerator::generateKernel(const KernelInstance &kernel) {
     }
   auto func = mlir::func::FuncOp::create(builder, loc(kernel.loc), kernel.name,
                                          builder.getFunctionType(argTypes, {}));
-  func->setAttr(kKernelFuncAttr, builder.getUnitAttr());
+  func->setAttr(mlir::tile::kKernelAttr, builder.getUnitAttr());
   func->setAttr(kNumWarpsFuncAttr, builder.getI32IntegerAttr(kernel.numWarps));
   func->setAttr(mlir::tile::kNumStagesAttr,
                 builder.getI32IntegerAttr(kernel.numStages));

@@ -170,6 +170,9 @@ private:
   llvm::DenseMap<const Variable *, Value> values;
   /// The tile.reduce / tile.scan built for each CombineSpec.
   llvm::DenseMap<const CombineSpec *, mlir::Operation *> combineOps;
+  /// The argmax/argmin reductions built so far, by (source, axis, builtin):
+  /// max/min(return_indices=True) reads the values and the indices of one.
+  llvm::DenseMap<std::tuple<Value, unsigned, int>, mlir::Operation *> argReductions;
 };
 
 } // namespace detail

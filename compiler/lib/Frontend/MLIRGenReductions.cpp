@@ -73,13 +73,27 @@ Value MLIRGenerator::generateReduction(const BuiltinCallExpr &call,
   llvm::SmallVector<mlir::Type, 2> elements{element};
   llvm::SmallVector<mlir::Type, 2> results{
       convertType(call.getType().withElement(kind))};
+  // An argmax/argmin built for max/min(return_indices=True) also yields
+  // the values it selects (a third, constant argument).
+  bool values = isArg && call.getArgs().size() > 2 && call.getConstArg(2).isTruthy();
+  std::tuple<Value, unsigned, int> key{src, axis, static_cast<int>(builtin)};
+  if (isArg) {
+    // The same argmax earlier in this block (the values' and the indices'
+    // halves of one max/min(return_indices=True)) is reused.
+    auto it = argReductions.find(key);
+    if (it != argReductions.end() &&
+        it->second->getBlock() == builder.getInsertionBlock())
+      return it->second->getResult(values ? 0 : 1);
+  }
   if (isArg) {
     srcs.push_back(generateIndices(where, srcType.getShape(), axis));
     elements.push_back(builder.getI32Type());
-    results.push_back(convertType(call.getType()));
+    results.push_back(convertType(call.getType().withElement(ScalarKind::I32)));
   }
   auto reduce =
       mlir::tile::ReduceOp::create(builder, where, results, srcs, axis);
+  if (isArg)
+    argReductions[key] = reduce;
   mlir::OpBuilder::InsertionGuard guard(builder);
   mlir::Block *block =
       createCombineBlock(reduce.getCombineOp(), elements, where);
@@ -118,7 +132,7 @@ Value MLIRGenerator::generateReduction(const BuiltinCallExpr &call,
         SelectOp::create(builder, where, pickLhs, lhsIndex, rhsIndex));
   }
   mlir::tile::ReduceReturnOp::create(builder, where, combined);
-  return reduce.getResult(isArg ? 1 : 0);
+  return reduce.getResult(isArg && !values ? 1 : 0);
 }
 
 Value MLIRGenerator::generateScan(const BuiltinCallExpr &call,

@@ -85,7 +85,8 @@ ExprPtr Sema::typeReduction(Builtin builtin, SourceLoc loc, llvm::StringRef call
   int64_t rank = shape.size();
   ScalarKind elem = type->getElement();
   bool isArg = builtin == B::Argmax || builtin == B::Argmin;
-  const ExprPtr &keepDimsArg = args[builtin == B::Sum ? 2 : 3];
+  bool isMaxMin = builtin == B::Max || builtin == B::Min;
+  const ExprPtr &keepDimsArg = args[builtin == B::Sum ? 2 : isMaxMin ? 4 : 3];
   std::optional<bool> keepDims = requireFlag(*keepDimsArg, "keep_dims", diag);
   if (!keepDims)
     return nullptr;
@@ -93,6 +94,7 @@ ExprPtr Sema::typeReduction(Builtin builtin, SourceLoc loc, llvm::StringRef call
   bool allAxes = getConstexpr(*args[1]) && getConstexpr(*args[1])->isNone();
   if (!allAxes && !(axis = normalizeAxis(*this, *args[1], rank, calleeName)))
     return nullptr;
+  bool withIndices = false;
   if (builtin == B::Sum) {
     ScalarKind target = pickSumKind(elem);
     if (!optionalDType(*args[3], target, diag))
@@ -103,16 +105,24 @@ ExprPtr Sema::typeReduction(Builtin builtin, SourceLoc loc, llvm::StringRef call
         requireFlag(*args[2], isArg ? "tie_break_left" : "return_indices", diag);
     if (!flag)
       return nullptr;
-    if (isArg ? !*flag : *flag) {
-      diag.error(args[2]->getLoc(),
+    withIndices = isMaxMin && *flag;
+    // Ties go to the lowest index (tie_break_left, and
+    // return_indices_tie_break_left for max/min with indices).
+    const ExprPtr &tieArg = isArg ? args[2] : args[3];
+    std::optional<bool> left =
+        isArg ? flag : requireFlag(*tieArg, "return_indices_tie_break_left", diag);
+    if (!left)
+      return nullptr;
+    if (!*left) {
+      diag.error(tieArg->getLoc(),
                  isArg ? "not supported yet: tie_break_left=False"
-                       : "not supported yet: return_indices=True (use argmax/argmin)");
+                       : "not supported yet: return_indices_tie_break_left=False");
       return nullptr;
     }
     if (elem == ScalarKind::BF16)
       elem = ScalarKind::F32;
-    // Triton's max/min (not argmax/argmin) widen narrow types to 32 bits.
-    if (!isArg && getBitWidth(elem) < 32)
+    // Triton's max/min without indices widen narrow types to 32 bits.
+    if (isMaxMin && !withIndices && getBitWidth(elem) < 32)
       elem = isFloat(elem) ? ScalarKind::F32 : ScalarKind::I32;
   }
   ExprPtr input = coerce(std::move(args[0]), elem, shape);
@@ -133,25 +143,50 @@ ExprPtr Sema::typeReduction(Builtin builtin, SourceLoc loc, llvm::StringRef call
   }
   Shape resultShape(shape);
   resultShape.erase(resultShape.begin() + *axis);
-  std::vector<ExprPtr> callArgs;
-  callArgs.push_back(std::move(input));
-  callArgs.push_back(makeConstant(loc, ConstValue::getInt(*axis)));
-  ScalarKind resultElem = isArg ? ScalarKind::I32 : elem;
-  ExprPtr result =
-      makeCall(loc, builtin, std::move(callArgs), Type::getTile(resultElem, resultShape));
-  if (!*keepDims)
-    return result;
-  if (allAxes)
-    return broadcast(std::move(result), Shape(rank, 1));
-  if (resultShape.empty())
-    return broadcast(std::move(result), {1});
-  Shape kept(resultShape);
-  kept.insert(kept.begin() + *axis, 1);
-  std::vector<ExprPtr> expandArgs;
-  expandArgs.push_back(std::move(result));
-  expandArgs.push_back(makeConstant(loc, ConstValue::getInt(*axis)));
-  return makeCall(loc, B::ExpandDims, std::move(expandArgs),
-                  Type::getTile(resultElem, kept));
+  // The reduction of `source` by `kind`, with keep_dims applied; `values`
+  // asks an argmax/argmin for the values it selects instead of the indices.
+  auto reduce = [&](Builtin kind, ExprPtr source, ScalarKind resultElem,
+                    bool values) -> ExprPtr {
+    std::vector<ExprPtr> callArgs;
+    callArgs.push_back(std::move(source));
+    callArgs.push_back(makeConstant(loc, ConstValue::getInt(*axis)));
+    if (values)
+      callArgs.push_back(makeConstant(loc, ConstValue::getBool(true)));
+    ExprPtr result =
+        makeCall(loc, kind, std::move(callArgs), Type::getTile(resultElem, resultShape));
+    if (!*keepDims)
+      return result;
+    if (allAxes)
+      return broadcast(std::move(result), Shape(rank, 1));
+    if (resultShape.empty())
+      return broadcast(std::move(result), {1});
+    Shape kept(resultShape);
+    kept.insert(kept.begin() + *axis, 1);
+    std::vector<ExprPtr> expandArgs;
+    expandArgs.push_back(std::move(result));
+    expandArgs.push_back(makeConstant(loc, ConstValue::getInt(*axis)));
+    return makeCall(loc, B::ExpandDims, std::move(expandArgs),
+                    Type::getTile(resultElem, kept));
+  };
+  if (!withIndices)
+    return reduce(builtin, std::move(input), isArg ? ScalarKind::I32 : elem, false);
+  // max/min with return_indices=True: (values, indices) of one argmax/argmin
+  // over the input, evaluated once into a variable.
+  Variable *var = kernel->createVariable(calleeName.str() + ".input", loc);
+  Type inputType = input->getType();
+  auto target = std::make_unique<NameExpr>(loc, calleeName.str() + ".input", var);
+  target->setType(inputType);
+  out->push_back(std::make_unique<AssignStmt>(loc, std::move(target), std::move(input)));
+  auto read = [&] {
+    auto name = std::make_unique<NameExpr>(loc, calleeName.str() + ".input", var);
+    name->setType(inputType);
+    return name;
+  };
+  Builtin arg = builtin == B::Max ? B::Argmax : B::Argmin;
+  std::vector<ExprPtr> pair;
+  pair.push_back(reduce(arg, read(), elem, true));
+  pair.push_back(reduce(arg, read(), ScalarKind::I32, false));
+  return std::make_unique<TupleExpr>(loc, std::move(pair), false);
 }
 
 ExprPtr Sema::typeScan(SourceLoc loc, llvm::StringRef calleeName,

@@ -23,10 +23,12 @@ constexpr int64_t kRegistersPerSM = 65536;
 constexpr int64_t kThreadsPerSM = 2048;
 constexpr int64_t kBlocksPerSM = 32;
 
-/// Shared memory of one SM that resident blocks divide among them (sm_90's
-/// 228 KB; sm_80's 164 KB is smaller, and the estimate only needs to be no
-/// smaller than the hardware's).
-constexpr int64_t kSharedBytesPerSM = 233472;
+/// Shared memory of one SM that resident blocks divide among them, and what
+/// the driver reserves of it per block: sm_80's 164 KB (sm_90 has 228 KB), so
+/// that the blocks counted always fit; more would make ptxas cap registers
+/// tighter than the blocks that really fit need.
+constexpr int64_t kSharedBytesPerSM = 167936;
+constexpr int64_t kSharedBytesReservedPerBlock = 1024;
 
 /// Registers a thread needs beyond its tiles: indices, addresses, predicates
 /// and loop counters.
@@ -38,7 +40,7 @@ struct RegisterFootprint {
   /// once (RegisterFootprint.cpp says how it counts), plus
   /// kScalarRegisters.
   int64_t registers = 0;
-  /// The block where the largest is reached.
+  /// The block where the largest is reached (null for a declaration).
   Block *peak = nullptr;
   /// Blocks of this kernel one SM can hold with `registers` per thread
   /// (allocated in units of 8), its threads and its shared memory.

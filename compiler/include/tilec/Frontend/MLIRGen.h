@@ -18,8 +18,6 @@ namespace tilec {
 /// Function attribute: the kernel's warps per program (from its decorator or
 /// the command line).
 constexpr llvm::StringLiteral kNumWarpsFuncAttr = "tile.num_warps";
-/// Function attribute: marks an entry point.
-constexpr llvm::StringLiteral kKernelFuncAttr = "tile.kernel";
 
 /// Emits a module holding one kernel function per instance. Reports what it
 /// cannot express through `diag` and returns null then.

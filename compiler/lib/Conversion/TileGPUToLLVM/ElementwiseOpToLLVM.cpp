@@ -1,8 +1,9 @@
 //===- ElementwiseOpToLLVM.cpp - Per-element lowering of tile ops ---------===//
 //
 // Ops whose every result element depends only on the same element of each
-// operand: each thread applies the scalar op to each element it holds. Also
-// the ops that create tiles (constants, make_range, splat) and addptr.
+// operand: each thread applies the scalar op to each element it holds, once
+// per run of elements that the axis-info analysis proves equal. Also the ops
+// that create tiles (constants, make_range, splat) and addptr.
 //
 //===----------------------------------------------------------------------===//
 

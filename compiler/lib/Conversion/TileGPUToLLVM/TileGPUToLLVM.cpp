@@ -32,8 +32,6 @@ using namespace mlir::tilec;
 
 namespace {
 
-/// The unit attribute the frontend puts on kernels' func.func.
-constexpr StringLiteral kKernelAttr = "tile.kernel";
 struct ConvertTileGPUToLLVMPass
     : tilec::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
   void runOnOperation() override {
@@ -51,9 +49,9 @@ struct ConvertTileGPUToLLVMPass
     module.walk([&](func::FuncOp func) {
       // A kernel may not take the symbol of an external function it calls
       // (nothing refers to a kernel, so renaming it changes no use).
-      if (func->hasAttr(kKernelAttr) && isExternalFunctionName(func.getSymName()))
+      if (func->hasAttr(tile::kKernelAttr) && isExternalFunctionName(func.getSymName()))
         SymbolTable::setSymbolName(func, (func.getSymName() + kRenamedKernelSuffix).str());
-      if (func->hasAttr(kKernelAttr))
+      if (func->hasAttr(tile::kKernelAttr))
         kernels[func.getSymName()] =
             tilegpu::TileGPUDialect::getNumWarps(func) *
             tilegpu::TileGPUDialect::getThreadsPerWarp(func);

@@ -27,7 +27,7 @@ struct TileGPUOccupancyPass
   void runOnOperation() override {
     Builder builder(&getContext());
     getOperation().walk([&](func::FuncOp func) {
-      if (!func->hasAttr("tile.kernel") || func.isExternal())
+      if (!func->hasAttr(tile::kKernelAttr) || func.isExternal())
         return;
       // Dots and scans hold more than their tiles (accumulator fragments,
       // partial sums): ptxas spilled row_cumsum under the directive with a

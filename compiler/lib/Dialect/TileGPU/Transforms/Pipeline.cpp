@@ -13,6 +13,7 @@
 
 #include "tilec/Analysis/Allocation.h"
 #include "tilec/Analysis/AxisInfo.h"
+#include "tilec/Analysis/RegisterFootprint.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -33,9 +34,6 @@ namespace {
 /// The most slots per load: more stages than this add shared memory and
 /// prologue code without hiding more latency.
 constexpr unsigned kMaxStages = 8;
-
-/// 32-bit registers of one SM (sm_80 and sm_90).
-constexpr int64_t kRegistersPerSM = 65536;
 
 /// A load that becomes asynchronous copies into slots.
 struct PipelinedLoad {
@@ -250,7 +248,7 @@ llvm::SmallPtrSet<Operation *, 2> findInFlightDots(LoopPlan &plan) {
   int64_t threads = TileGPUDialect::getNumWarps(plan.loop) *
                     TileGPUDialect::getThreadsPerWarp(plan.loop);
   bool registersBound = estimateTileRegisters(plan.loop, threads) >
-                        kRegistersPerSM / (2 * threads);
+                        tilec::kRegistersPerSM / (2 * threads);
   llvm::SmallPtrSet<Operation *, 2> dots;
   for (Operation &op : body->without_terminator()) {
     auto dot = dyn_cast<tile::DotOp>(op);

@@ -30,6 +30,10 @@
 
 namespace mlir::tile {
 
+/// Function attribute (unit): the func.func is a kernel (a grid's entry), not
+/// a helper it calls.
+constexpr llvm::StringLiteral kKernelAttr = "tile.kernel";
+
 /// Function attribute (i32): the kernel's num_stages, how many iterations of
 /// a loop's tensor-core operand loads may be in flight at once (from its
 /// decorator or the command line); tilegpu-pipeline reads it. On an scf.for

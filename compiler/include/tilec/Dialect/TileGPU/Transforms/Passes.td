@@ -134,8 +134,9 @@ def TileGPUOccupancy : Pass<"tilegpu-occupancy", "mlir::ModuleOp"> {
   let description = [{
     Sets `nvvm.minctasm` (PTX's `.minnctapersm`) on every kernel without a
     dot or a scan to the blocks per SM that its register footprint (the
-    RegisterFootprint analysis: the tiles carried around loops plus the
-    tiles a block loads) and its shared memory allow. Without the directive
+    RegisterFootprint analysis: the most registers its data tiles hold at
+    once, from a liveness walk over each block) and its shared memory
+    allow. Without the directive
     ptxas aims for the most resident blocks and, to reach them, keeps fewer
     loads in flight; with it, it uses the registers that number of blocks
     leaves and issues every load of a block before the first use. Kernels

@@ -32,7 +32,9 @@
 using namespace mlir;
 using namespace mlir::tilec;
 
-int64_t mlir::tilec::registersPerThread(Type type, int64_t threads) {
+/// 32-bit registers per thread that `type` takes when it is a tile (64-bit
+/// elements take two, 16-bit elements half; at least one); 0 otherwise.
+static int64_t registersPerThread(Type type, int64_t threads) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return 0;
@@ -63,9 +65,13 @@ public:
 
 private:
   /// Whether `value` is computed from memory or from loop-carried state.
-  bool isData(Value value);
+  bool isData(Value value) { return derivesFrom(value, /*loadsOnly=*/false); }
   /// Whether `value` is computed from loaded values (a gather's pointers).
-  bool isLoaded(Value value);
+  bool isLoaded(Value value) { return derivesFrom(value, /*loadsOnly=*/true); }
+  /// Whether `value` is, or is computed from, a load or an atomic's result,
+  /// or (unless `loadsOnly`) a loop-carried block argument or a loop's or
+  /// reduction's result.
+  bool derivesFrom(Value value, bool loadsOnly);
   /// Registers `value` takes while it exists whole (0 for non-data tiles).
   int64_t cost(Value value);
   /// Whether `op` is lowered element by element into its users.
@@ -81,24 +87,28 @@ private:
   int64_t threads;
   /// The largest own peak recorded so far (peakBlock's).
   int64_t peak = -1;
-  llvm::DenseMap<Value, bool> dataMemo, loadedMemo, virtualMemo;
+  /// derivesFrom's answers, by loadsOnly.
+  llvm::DenseMap<Value, bool> derivesMemo[2];
+  llvm::DenseMap<Value, bool> virtualMemo;
 };
 
 } // namespace
 
-bool FootprintEstimator::isData(Value value) {
-  if (auto it = dataMemo.find(value); it != dataMemo.end())
+bool FootprintEstimator::derivesFrom(Value value, bool loadsOnly) {
+  llvm::DenseMap<Value, bool> &memo = derivesMemo[loadsOnly];
+  if (auto it = memo.find(value); it != memo.end())
     return it->second;
-  bool data = false;
+  bool result = false;
   if (auto argument = dyn_cast<BlockArgument>(value)) {
-    data = argument.getOwner()->getParentOp() != func;
+    result = !loadsOnly && argument.getOwner()->getParentOp() != func;
   } else {
     Operation *op = value.getDefiningOp();
-    data = isa<tile::LoadOp, tile::AtomicRMWOp, tile::AtomicCASOp>(op) ||
-           op->getNumRegions() > 0 ||
-           llvm::any_of(op->getOperands(), [&](Value v) { return isData(v); });
+    result = isa<tile::LoadOp, tile::AtomicRMWOp, tile::AtomicCASOp>(op) ||
+             (!loadsOnly && op->getNumRegions() > 0) ||
+             llvm::any_of(op->getOperands(),
+                          [&](Value v) { return derivesFrom(v, loadsOnly); });
   }
-  return dataMemo[value] = data;
+  return derivesMemo[loadsOnly][value] = result;
 }
 
 int64_t FootprintEstimator::cost(Value value) {
@@ -110,15 +120,6 @@ int64_t FootprintEstimator::cost(Value value) {
                                !isa<BlockArgument>(value) && !isLoaded(value)))
     return 0;
   return registersPerThread(tensor, threads);
-}
-
-bool FootprintEstimator::isLoaded(Value value) {
-  if (auto it = loadedMemo.find(value); it != loadedMemo.end())
-    return it->second;
-  Operation *op = value.getDefiningOp();
-  bool loaded = op && (isa<tile::LoadOp, tile::AtomicRMWOp, tile::AtomicCASOp>(op) ||
-                       llvm::any_of(op->getOperands(), [&](Value v) { return isLoaded(v); }));
-  return loadedMemo[value] = loaded;
 }
 
 bool FootprintEstimator::isForwarding(Operation *op) {
@@ -221,8 +222,7 @@ int64_t FootprintEstimator::peakIn(Block &block, int64_t outside) {
 }
 
 RegisterFootprint mlir::tilec::estimateRegisterFootprint(Operation *func) {
-  int64_t threads = std::max(1, tilegpu::TileGPUDialect::getNumWarps(func) *
-                                    tilegpu::TileGPUDialect::getThreadsPerWarp(func));
+  int64_t threads = std::max(1, tilegpu::TileGPUDialect::getThreadsPerProgram(func));
   RegisterFootprint result;
   FootprintEstimator estimator(func, threads);
   int64_t peak = 0;

@@ -40,8 +40,7 @@ static int64_t tileElements(Operation *op) {
 }
 
 ThreadWork mlir::tilec::estimateThreadWork(Operation *func) {
-  int64_t threads = std::max(1, tilegpu::TileGPUDialect::getNumWarps(func) *
-                                    tilegpu::TileGPUDialect::getThreadsPerWarp(func));
+  int64_t threads = std::max(1, tilegpu::TileGPUDialect::getThreadsPerProgram(func));
   ThreadWork result;
   func->walk([&](Operation *op) {
     int64_t elements = tileElements(op);
@@ -66,8 +65,7 @@ LogicalResult mlir::tilec::checkThreadWork(ModuleOp module) {
   bool ok = true;
   module.walk([&](func::FuncOp func) {
     ThreadWork work = estimateThreadWork(func);
-    int64_t threads = tilegpu::TileGPUDialect::getNumWarps(func) *
-                      tilegpu::TileGPUDialect::getThreadsPerWarp(func);
+    int64_t threads = tilegpu::TileGPUDialect::getThreadsPerProgram(func);
     if (work.maxElements > kMaxElementsPerThread) {
       work.largest->emitError()
           << "this tile gives each thread " << work.maxElements

@@ -84,8 +84,6 @@ Value MLIRGenerator::generateReduction(const BuiltinCallExpr &call,
     if (it != argReductions.end() &&
         it->second->getBlock() == builder.getInsertionBlock())
       return it->second->getResult(values ? 0 : 1);
-  }
-  if (isArg) {
     srcs.push_back(generateIndices(where, srcType.getShape(), axis));
     elements.push_back(builder.getI32Type());
     results.push_back(convertType(call.getType().withElement(ScalarKind::I32)));

@@ -500,14 +500,7 @@ void Sema::analyzeAssign(const AssignStmt &stmt) {
   for (ExprPtr &value : values) {
     if (!value || getConstexpr(*value) || !value->getType().isValue())
       continue;
-    SourceLoc loc = value->getLoc();
-    Variable *temp = kernel->createVariable("tuple.element", loc);
-    Type type = value->getType();
-    auto target = std::make_unique<NameExpr>(loc, "tuple.element", temp);
-    target->setType(type);
-    out->push_back(std::make_unique<AssignStmt>(loc, std::move(target), std::move(value)));
-    value = std::make_unique<NameExpr>(loc, "tuple.element", temp);
-    value->setType(type);
+    value = evaluateOnce("tuple.element", std::move(value));
   }
   if (!arity && !values.empty())
     diag.error(stmt.getLoc(), "cannot unpack " + llvm::Twine(values.size()) +

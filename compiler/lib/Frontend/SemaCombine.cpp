@@ -230,13 +230,7 @@ ExprPtr Sema::analyzeCombineCall(Builtin builtin, const CallExpr &call,
     Type type = Type::getTile(kinds[i], resultShape);
     auto value = std::make_unique<CombineExpr>(loc, shared, i);
     value->setType(type);
-    std::string name = calleeName.str() + ".result";
-    Variable *var = kernel->createVariable(name, loc);
-    auto target = std::make_unique<NameExpr>(loc, name, var);
-    target->setType(type);
-    out->push_back(std::make_unique<AssignStmt>(loc, std::move(target), std::move(value)));
-    ExprPtr result = std::make_unique<NameExpr>(loc, name, var);
-    result->setType(type);
+    ExprPtr result = evaluateOnce(calleeName.str() + ".result", std::move(value));
     if (!isScan && *flag) { // keep_dims
       if (allAxes || resultShape.empty()) {
         result = broadcast(std::move(result), Shape(allAxes ? rank : 1, 1));

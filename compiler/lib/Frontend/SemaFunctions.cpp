@@ -168,16 +168,25 @@ ExprPtr Sema::materializeReturn(ExprPtr value) {
   if (!value || getConstexpr(*value) || !value->getType().isValue())
     return value;
   // Evaluate it here, inside the callee (it may have effects, e.g. an atomic).
+  return evaluateOnce(function->def->getName().str() + ".return", std::move(value));
+}
+
+std::unique_ptr<NameExpr> Sema::evaluateOnce(llvm::StringRef name, ExprPtr value) {
   SourceLoc loc = value->getLoc();
-  std::string name = function->def->getName().str() + ".return";
   Variable *var = kernel->createVariable(name, loc);
   Type type = value->getType();
-  auto target = std::make_unique<NameExpr>(loc, name, var);
+  auto target = std::make_unique<NameExpr>(loc, name.str(), var);
   target->setType(type);
+  auto result = readAgain(*target);
   out->push_back(std::make_unique<AssignStmt>(loc, std::move(target), std::move(value)));
-  auto result = std::make_unique<NameExpr>(loc, name, var);
-  result->setType(type);
   return result;
+}
+
+std::unique_ptr<NameExpr> Sema::readAgain(const NameExpr &read) {
+  auto again =
+      std::make_unique<NameExpr>(read.getLoc(), read.getName().str(), read.getVariable());
+  again->setType(read.getType());
+  return again;
 }
 
 void Sema::analyzeReturn(const ReturnStmt &stmt) {

@@ -80,6 +80,11 @@ public:
                      std::vector<ExprPtr> &values);
   /// Assigns a runtime return value to a fresh variable inside the callee.
   ExprPtr materializeReturn(ExprPtr value);
+  /// Assigns the runtime `value` to a fresh variable named `name` (it is
+  /// evaluated here, once) and returns a read of it.
+  std::unique_ptr<NameExpr> evaluateOnce(llvm::StringRef name, ExprPtr value);
+  /// Another read of the variable that `read` reads.
+  static std::unique_ptr<NameExpr> readAgain(const NameExpr &read);
   /// Binds `name` to `value`: constexpr values are folded into the scope,
   /// runtime values produce an AssignStmt. A null value poisons the name.
   void bind(llvm::StringRef name, SourceLoc loc, ExprPtr value);

@@ -172,20 +172,11 @@ ExprPtr Sema::typeReduction(Builtin builtin, SourceLoc loc, llvm::StringRef call
     return reduce(builtin, std::move(input), isArg ? ScalarKind::I32 : elem, false);
   // max/min with return_indices=True: (values, indices) of one argmax/argmin
   // over the input, evaluated once into a variable.
-  Variable *var = kernel->createVariable(calleeName.str() + ".input", loc);
-  Type inputType = input->getType();
-  auto target = std::make_unique<NameExpr>(loc, calleeName.str() + ".input", var);
-  target->setType(inputType);
-  out->push_back(std::make_unique<AssignStmt>(loc, std::move(target), std::move(input)));
-  auto read = [&] {
-    auto name = std::make_unique<NameExpr>(loc, calleeName.str() + ".input", var);
-    name->setType(inputType);
-    return name;
-  };
+  std::unique_ptr<NameExpr> read = evaluateOnce(calleeName.str() + ".input", std::move(input));
   Builtin arg = builtin == B::Max ? B::Argmax : B::Argmin;
   std::vector<ExprPtr> pair;
-  pair.push_back(reduce(arg, read(), elem, true));
-  pair.push_back(reduce(arg, read(), ScalarKind::I32, false));
+  pair.push_back(reduce(arg, readAgain(*read), elem, true));
+  pair.push_back(reduce(arg, std::move(read), ScalarKind::I32, false));
   return std::make_unique<TupleExpr>(loc, std::move(pair), false);
 }
 

@@ -47,10 +47,6 @@ struct RegisterFootprint {
   int64_t blocksPerSM = 1;
 };
 
-/// 32-bit registers per thread that `type` takes when it is a tile (64-bit
-/// elements take two, 16-bit elements half; at least one); 0 otherwise.
-int64_t registersPerThread(Type type, int64_t threads);
-
 /// Estimates the footprint of kernel `func` (a func.func of the tilegpu
 /// stage whose loops are still structured), with the shared memory the
 /// allocation recorded on it (none before the allocation).

@@ -30,14 +30,6 @@ SmallVector<Value> elementsOf(Location loc, Value operand, size_t count,
   return elements;
 }
 
-/// Whether `layout` orders a thread's registers with order[0] fastest
-/// (blocked layouts and their slices; mma registers follow the instruction).
-bool hasBlockedRegisterOrder(Attribute layout) {
-  if (auto slice = dyn_cast<tilegpu::SliceEncodingAttr>(layout))
-    return hasBlockedRegisterOrder(slice.getParent());
-  return isa<tilegpu::BlockedEncodingAttr>(layout);
-}
-
 /// How many consecutive elements of a thread's struct hold the same value of
 /// `result`: its constancy along the fastest dimension (the axis-info
 /// analysis tracks integers, masks included), within a thread's run of
@@ -45,7 +37,10 @@ bool hasBlockedRegisterOrder(Attribute layout) {
 unsigned constantRun(Value result, const ModuleAxisInfo &axisInfo) {
   auto type = cast<RankedTensorType>(result.getType());
   Attribute layout = type.getEncoding();
-  if (!type.getElementType().isIntOrIndex() || !layout || !hasBlockedRegisterOrder(layout))
+  // Blocked layouts (and their slices) order a thread's registers with
+  // order[0] fastest; tensor-core registers follow the instruction.
+  if (!type.getElementType().isIntOrIndex() || !tilegpu::isDistributedLayout(layout) ||
+      tilegpu::isTensorCoreLayout(layout))
     return 1;
   unsigned fastest = tilegpu::getLayoutOrder(layout).front();
   int64_t run = tilegpu::getContigPerThread(layout, type.getShape())[fastest];

@@ -52,9 +52,7 @@ struct ConvertTileGPUToLLVMPass
       if (func->hasAttr(tile::kKernelAttr) && isExternalFunctionName(func.getSymName()))
         SymbolTable::setSymbolName(func, (func.getSymName() + kRenamedKernelSuffix).str());
       if (func->hasAttr(tile::kKernelAttr))
-        kernels[func.getSymName()] =
-            tilegpu::TileGPUDialect::getNumWarps(func) *
-            tilegpu::TileGPUDialect::getThreadsPerWarp(func);
+        kernels[func.getSymName()] = tilegpu::TileGPUDialect::getThreadsPerProgram(func);
       for (unsigned i = 0; i < func.getNumArguments(); ++i)
         func.removeArgAttr(i, kDivisibilityAttr);
     });

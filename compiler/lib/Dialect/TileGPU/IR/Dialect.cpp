@@ -75,3 +75,7 @@ int TileGPUDialect::getNumWarps(Operation *op) {
 int TileGPUDialect::getThreadsPerWarp(Operation *op) {
   return getInheritedInt(op, kThreadsPerWarpAttr, 32);
 }
+
+int TileGPUDialect::getThreadsPerProgram(Operation *op) {
+  return getNumWarps(op) * getThreadsPerWarp(op);
+}

@@ -245,8 +245,7 @@ bool isReadOnlyBefore(tile::DotOp dot, Block *body) {
 /// bench/results/2026-11-25-h100-wgmma-attention).
 llvm::SmallPtrSet<Operation *, 2> findInFlightDots(LoopPlan &plan) {
   Block *body = plan.loop.getBody();
-  int64_t threads = TileGPUDialect::getNumWarps(plan.loop) *
-                    TileGPUDialect::getThreadsPerWarp(plan.loop);
+  int64_t threads = TileGPUDialect::getThreadsPerProgram(plan.loop);
   bool registersBound = estimateTileRegisters(plan.loop, threads) >
                         tilec::kRegistersPerSM / (2 * threads);
   llvm::SmallPtrSet<Operation *, 2> dots;

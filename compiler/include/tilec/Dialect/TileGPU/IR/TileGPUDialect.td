@@ -37,6 +37,9 @@ def TileGPU_Dialect : Dialect {
     static int getNumWarps(::mlir::Operation *op);
     /// The `tilegpu.threads-per-warp` of `op`'s module (32 if none).
     static int getThreadsPerWarp(::mlir::Operation *op);
+    /// Threads of one program of `op`'s function: getNumWarps times
+    /// getThreadsPerWarp.
+    static int getThreadsPerProgram(::mlir::Operation *op);
   }];
 }
 

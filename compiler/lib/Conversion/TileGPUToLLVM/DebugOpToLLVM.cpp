@@ -89,8 +89,7 @@ std::pair<std::string, Value> formatValue(Location loc, Value value, bool hex,
       return {bits == 64 ? "0x%llx" : "0x%x", asInt};
     }
     if (!type.isF64())
-      value =
-          LLVM::FPExtOp::create(rewriter, loc, rewriter.getF64Type(), value);
+      value = extendFloat(loc, rewriter, value, rewriter.getF64Type());
     return {"%f", value};
   }
   unsigned bits = type.getIntOrFloatBitWidth();

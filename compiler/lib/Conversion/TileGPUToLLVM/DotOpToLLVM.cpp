@@ -56,7 +56,7 @@ Value loadWidened(Location loc, RewriterBase &rewriter, Value buffer,
     return value;
   if (accType.isInteger(32))
     return LLVM::SExtOp::create(rewriter, loc, accType, value);
-  return LLVM::FPExtOp::create(rewriter, loc, accType, value);
+  return extendFloat(loc, rewriter, value, accType);
 }
 
 struct DotOpConversion : OpConversionPattern<tile::DotOp> {

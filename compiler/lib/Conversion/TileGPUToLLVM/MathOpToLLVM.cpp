@@ -27,13 +27,6 @@ using namespace mlir::tilec;
 
 namespace {
 
-/// Converts `x` (f16, bf16 or f32) to f32.
-Value extendToF32(Location loc, Value x, RewriterBase &rewriter) {
-  if (x.getType().isF32())
-    return x;
-  return LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), x);
-}
-
 /// Converts the f32 `x` back to `type`.
 Value truncateFromF32(Location loc, Value x, Type type,
                       RewriterBase &rewriter) {
@@ -60,7 +53,7 @@ struct Exp2BasedOpConversion : OpConversionPattern<OpTy> {
       return failure();
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
-    Value x = extendToF32(loc, adaptor.getOperand(), rewriter);
+    Value x = extendFloat(loc, rewriter, adaptor.getOperand(), rewriter.getF32Type());
     if (inputScale != 1.0)
       x = LLVM::FMulOp::create(
           rewriter, loc, x,
@@ -102,7 +95,7 @@ struct LibdeviceOpConversion : OpConversionPattern<OpTy> {
       return failure();
     SmallVector<Value> args;
     for (Value operand : adaptor.getOperands())
-      args.push_back(extendToF32(loc, operand, rewriter));
+      args.push_back(extendFloat(loc, rewriter, operand, rewriter.getF32Type()));
     Value result = callExternalFunction(loc, rewriter, op, f32Name,
                                         rewriter.getF32Type(), args);
     rewriter.replaceOp(op, truncateFromF32(loc, result, type, rewriter));
@@ -124,7 +117,7 @@ struct RsqrtOpConversion : OpConversionPattern<math::RsqrtOp> {
     if (!type.isF32() && !type.isF16() && !type.isBF16())
       return failure();
     Location loc = op.getLoc();
-    Value x = extendToF32(loc, adaptor.getOperand(), rewriter);
+    Value x = extendFloat(loc, rewriter, adaptor.getOperand(), rewriter.getF32Type());
     Value result =
         LLVM::CallIntrinsicOp::create(
             rewriter, loc, rewriter.getF32Type(),

@@ -63,6 +63,7 @@ struct ConvertTileGPUToLLVMPass
     populateElementwiseOpToLLVMPatterns(converter, patterns, axisInfo);
     populateViewOpToLLVMPatterns(converter, patterns);
     populateConvertLayoutOpToLLVMPatterns(converter, patterns);
+    populateFloatNarrowingOpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);
     populateAtomicOpToLLVMPatterns(converter, patterns);
     populateDebugOpToLLVMPatterns(converter, patterns);

@@ -42,6 +42,23 @@ Value mlir::tilec::i32Constant(Location loc, RewriterBase &rewriter,
                                   rewriter.getI32IntegerAttr(value));
 }
 
+Value mlir::tilec::extendFloat(Location loc, RewriterBase &rewriter, Value x,
+                               Type to) {
+  if (x.getType() == to)
+    return x;
+  if (x.getType().isBF16()) {
+    Type i32 = rewriter.getI32Type();
+    Value bits = LLVM::BitcastOp::create(rewriter, loc, rewriter.getI16Type(), x);
+    Value high = LLVM::ShlOp::create(rewriter, loc,
+                                     LLVM::ZExtOp::create(rewriter, loc, i32, bits),
+                                     i32Constant(loc, rewriter, 16));
+    x = LLVM::BitcastOp::create(rewriter, loc, rewriter.getF32Type(), high);
+    if (to.isF32())
+      return x;
+  }
+  return LLVM::FPExtOp::create(rewriter, loc, to, x);
+}
+
 MmaThread mlir::tilec::emitMmaThread(Location loc, RewriterBase &rewriter,
                                      tilegpu::MmaEncodingAttr mma) {
   Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());

@@ -28,6 +28,11 @@ void populateElementwiseOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          const ModuleAxisInfo &axisInfo);
 
+/// Scalar extf from bf16 and remf, in a form LLVM's InstCombine cannot
+/// narrow wrongly.
+void populateFloatNarrowingOpToLLVMPatterns(
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+
 /// Scalar math the NVPTX backend cannot lower by itself (exp and friends).
 void populateMathOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);

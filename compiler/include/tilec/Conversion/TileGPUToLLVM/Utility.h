@@ -29,6 +29,11 @@ Value packElements(Location loc, ValueRange elements, Type type,
 /// An i32 constant.
 Value i32Constant(Location loc, RewriterBase &rewriter, int64_t value);
 
+/// The float `x` (f16, bf16, f32 or f64) widened exactly to the float type
+/// `to`. A bf16 widens as bits (they become an f32's top half), which LLVM's
+/// InstCombine cannot trace back to a bf16; see FloatNarrowingOpToLLVM.cpp.
+Value extendFloat(Location loc, RewriterBase &rewriter, Value x, Type to);
+
 /// One inline-asm statement (`text`, wrapped in braces so that it may declare
 /// registers) with `constraints` joined by commas; several results come back
 /// as a literal struct. Without side effects LLVM may move or drop it.

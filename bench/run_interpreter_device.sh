@@ -7,7 +7,10 @@
 #  1. every GPU test and example with TILE_DIFFERENTIAL=1: each launch also
 #     runs on the interpreter and every buffer is compared;
 #  2. kernel_diff over generated kernels (kernelgen.py --deterministic: no
-#     races, atomics or prints, so any difference is a bug), 8 processes;
+#     races, atomics or prints, and no integer question asked of a value
+#     the two may round differently, so any difference is a bug), compiled
+#     with --no-fp-fusion (the interpreter never contracts a * b + c), 8
+#     processes;
 #  3. the GPU tests and examples on the interpreter alone (as CI runs them).
 # Logs land in $OUT; the console gets summaries.
 set -uo pipefail
@@ -47,7 +50,7 @@ split -n l/8 -d "$OUT/kernel_list.txt" "$OUT/kernel_part."
 for part in "$OUT"/kernel_part.*; do
   i=${part##*.}
   TILE_DIFFERENTIAL_LOG="$OUT/diff_kernels_$i.log" \
-    timeout 1200 xargs -a "$part" build/bin/kernel_diff --grid 2 --seed "1$i" \
+    timeout 1200 xargs -a "$part" build/bin/kernel_diff --grid 2 --seed "1$i" --no-fp-fusion \
     >"$OUT/kernel_diff_$i.log" 2>&1 &
 done
 wait

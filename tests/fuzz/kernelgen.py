@@ -28,6 +28,10 @@ from tiletypes import (DIMS, FLOATS, INTS, MAX_ELEMENTS, NUMERIC, TL_NAMES, Val,
 MAX_DEPTH = 3
 FLOAT_MATH = ["exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos",
               "tanh", "floor", "ceil", "sigmoid", "erf"]
+# Those the GPU approximates (ex2.approx, libdevice) in ways the interpreter's
+# libm does not reproduce bit for bit.
+APPROX_MATH = ["exp", "exp2", "log", "log2", "rsqrt", "sin", "cos", "tanh",
+               "sigmoid", "erf"]
 REDUCTIONS = ["sum", "max", "min", "argmax", "argmin"]
 
 class KernelBuilder(StatementsMixin):
@@ -38,8 +42,16 @@ class KernelBuilder(StatementsMixin):
         self.name = name
         # Deterministic kernels (for comparing the GPU with the interpreter)
         # only read p0.. and write each result once to its own o0..; they
-        # have no races, atomics or prints.
+        # have no races, atomics or prints. Values the two may compute
+        # differently in the last bits (Val.approx: approximated math, float
+        # sums, scans and dots) are never asked an integer question, where
+        # such a difference becomes a different answer: conversions to
+        # integers, bitcasts, comparisons, %, floor, ceil and argmax/argmin
+        # take operands built by exact_expr, without approximate operations.
         self.deterministic = deterministic
+        self.tainted = False  # the expression being built is approximate
+        self.exact_only = 0  # > 0 inside exact_expr
+        self.loop_depth = 0
         self.bm = rng.choice([16, 32, 64])
         self.bn = rng.choice([d for d in DIMS if d * self.bm <= MAX_ELEMENTS])
         extra = rng.sample(NUMERIC, rng.randint(1, 4))
@@ -128,9 +140,29 @@ class KernelBuilder(StatementsMixin):
             return v
         if not v.shape:
             return Val("tl.full(%s, %s, %s)" % (self.shape_code(shape), v.code,
-                                                TL_NAMES[v.dtype]), v.dtype, shape)
+                                                TL_NAMES[v.dtype]), v.dtype, shape, v.approx)
         return Val("tl.broadcast_to(%s, %s)" % (v.code, self.shape_code(shape)),
-                   v.dtype, shape)
+                   v.dtype, shape, v.approx)
+
+    def integer_question(self, source, t):
+        """Whether converting a `source` value to `t` must start from an
+        exact value."""
+        return self.deterministic and is_float(source) and not is_float(t)
+
+    def approximate(self):
+        """Marks the expression being built as approximate."""
+        assert not self.exact_only
+        self.tainted = True
+
+    def exact_expr(self, t, shape, depth):
+        """expr(), without approximate operations in deterministic kernels."""
+        if not self.deterministic:
+            return self.expr(t, shape, depth)
+        self.exact_only += 1
+        v = self.expr(t, shape, depth)
+        self.exact_only -= 1
+        assert not v.approx, v
+        return v
 
     def expr(self, t, shape, depth=0):
         """A value of type `t` whose shape broadcasts to `shape`."""
@@ -139,17 +171,25 @@ class KernelBuilder(StatementsMixin):
             productions += [(4, self.binary), (2, self.unary), (1, self.convert),
                             (1, self.where), (1, self.reduce), (1, self.scan),
                             (1, self.reshaped), (1, self.helper_call)]
-            if is_float(t) and len(shape) == 2 and min(shape) >= 16:
+            if is_float(t) and len(shape) == 2 and min(shape) >= 16 and not self.exact_only:
                 productions.append((1, self.dot))
             if not shape:
                 productions.append((1, self.ternary))
         weights, fns = zip(*productions)
+        saved, self.tainted = self.tainted, False
         v = self.rng.choices(fns, weights)[0](t, shape, depth + 1)
         assert fits(v.shape, shape), (v, shape)
-        return self.cast(v, t)
+        approx = self.tainted or v.approx
+        if approx and self.integer_question(v.dtype, t):
+            v, approx = self.exact_expr(t, shape, depth), False
+        else:
+            v = self.cast(v, t)
+        self.tainted = saved or approx
+        return v._replace(approx=approx)
 
     def leaf(self, t, shape, depth):
-        names = [v for v in self.env.values() if fits(v.shape, shape)]
+        names = [v for v in self.env.values()
+                 if fits(v.shape, shape) and not (self.exact_only and v.approx)]
         names += [Val("tl.num_programs(0)", "i32", ()), Val("tl.cdiv(n, BN)", "i32", ())]
         r = self.rng.random()
         if names and r < 0.5:
@@ -192,11 +232,15 @@ class KernelBuilder(StatementsMixin):
             u = self.rng.choice(NUMERIC)
             op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="])
         elif is_float(t):
-            u, op = t, self.rng.choice(["+", "-", "*", "/", "%"])
+            # fp16 and bf16 `/` go through div.full.f32 and round twice
+            exact_ops = self.exact_only and t in ("fp16", "bf16")
+            u, op = t, self.rng.choice(["+", "-", "*", "%"] + ([] if exact_ops else ["/"]))
         else:
             u = t
             op = self.rng.choice(["+", "-", "*", "//", "%", "&", "|", "^", "<<", ">>"])
-        a = self.expr(u, self.operand_shape(shape), depth)
+        # a comparison or % of floats turns a last-bit difference into another result
+        operand = self.exact_expr if is_float(u) and (t == "i1" or op == "%") else self.expr
+        a = operand(u, self.operand_shape(shape), depth)
         # Deterministic kernels shift by literals only (a shift by the width
         # or more is undefined) and divide integers by 1..8 (not by zero).
         shift = op in ("<<", ">>")
@@ -208,6 +252,8 @@ class KernelBuilder(StatementsMixin):
             if op in ("<<", ">>"):
                 lit = str(self.rng.randint(1, bits(u) - 1))
             result = binary_result(op, u, with_literal(u, float_lit))
+            if op == "/" and result in ("fp16", "bf16"):
+                self.approximate()
             operands = (lit, a.code) if self.rng.random() < 0.3 else (a.code, lit)
             if self.deterministic and (shift or int_only and op in ("//", "%")):
                 operands = (a.code, lit if lit.lstrip("-") not in ("0", "1") else "3")
@@ -215,10 +261,12 @@ class KernelBuilder(StatementsMixin):
         other = self.rng.choice(NUMERIC) if self.rng.random() < 0.3 else u
         if (is_float(u) != is_float(other)) or op in ("/",) and not is_float(u):
             other = u
-        b = self.expr(other, self.operand_shape(shape), depth)
+        b = operand(other, self.operand_shape(shape), depth)
         if self.deterministic and op in ("//", "%") and not is_float(u):
             b = Val("((%s & 7) + 1)" % b.code, other, b.shape)
         result = binary_result(op, u, other)
+        if op == "/" and result in ("fp16", "bf16"):
+            self.approximate()
         return Val(self.binary_code(op, result, a.code, b.code), result,
                    broadcast(a.shape, b.shape))
 
@@ -232,8 +280,11 @@ class KernelBuilder(StatementsMixin):
 
     def unary(self, t, shape, depth):
         if is_float(t) and self.rng.random() < 0.6:
-            x = self.expr(t, shape, depth)
-            fn = self.rng.choice(FLOAT_MATH + ["abs", "fma", "clamp", "maximum"])
+            fn = self.rng.choice([f for f in FLOAT_MATH + ["abs", "fma", "clamp", "maximum"]
+                                  if not (self.exact_only and f in APPROX_MATH)])
+            x = (self.exact_expr if fn in ("floor", "ceil") else self.expr)(t, shape, depth)
+            if fn in APPROX_MATH:
+                self.approximate()
             if fn == "fma":
                 y, z = (self.expr(t, shape, depth) for _ in "yz")
                 return Val("tl.fma(%s, %s, %s)" % (x.code, y.code, z.code), t,
@@ -246,7 +297,8 @@ class KernelBuilder(StatementsMixin):
                 return Val("%s.%s()" % (x.code, fn), t, x.shape)
             return Val("tl.%s(%s)" % (fn, x.code), t, x.shape)
         if t == "i1":
-            x = self.expr(self.rng.choice(NUMERIC + ["i1"]), shape, depth)
+            u = self.rng.choice(NUMERIC + ["i1"])
+            x = (self.exact_expr if is_float(u) else self.expr)(u, shape, depth)
             return Val("(not %s)" % x.code, "i1", x.shape)
         x = self.expr(t, shape, depth)
         if self.rng.random() < 0.25:
@@ -265,9 +317,11 @@ class KernelBuilder(StatementsMixin):
     def convert(self, t, shape, depth):
         widths = [u for u in same_width(t)] if t != "i1" else []
         if widths and self.rng.random() < 0.3:
-            x = self.expr(self.rng.choice(widths), shape, depth)
+            u = self.rng.choice(widths)
+            x = (self.exact_expr if is_float(u) else self.expr)(u, shape, depth)
             return Val("%s.to(%s, bitcast=True)" % (x.code, TL_NAMES[t]), t, x.shape)
-        x = self.expr(self.rng.choice(NUMERIC + ["i1"]), shape, depth)
+        u = self.rng.choice(NUMERIC + ["i1"])
+        x = (self.exact_expr if self.integer_question(u, t) else self.expr)(u, shape, depth)
         if not shape and self.rng.random() < 0.2:
             return Val("float(%s)" % x.code, "fp32", ())
         return self.cast(x, t)
@@ -281,14 +335,16 @@ class KernelBuilder(StatementsMixin):
     def reduce(self, t, shape, depth):
         if len(shape) == 2:  # keep_dims: [M, N] -> [M, 1]
             x = self.exact(self.expr(t, shape, depth), shape)
-            fn = self.rng.choice(["sum", "max", "min"])
+            fn = self.rng.choice(["max", "min"] + ([] if self.exact_only else ["sum"]))
             result = sum_result(t) if fn == "sum" else minmax_result(t)
+            if fn == "sum" and (is_float(result) or self.order_sensitive(t)):
+                self.approximate()
             if fn == "sum" and self.order_sensitive(t):
                 return Val("tl.sum(%s.to(tl.float32), axis=1, keep_dims=True).to(%s)"
                            % (x.code, TL_NAMES[t]), t, (shape[0], 1))
             return Val("tl.%s(%s, axis=1, keep_dims=True)" % (fn, x.code), result,
                        (shape[0], 1))
-        fn = self.rng.choice(REDUCTIONS)
+        fn = self.rng.choice([r for r in REDUCTIONS if not (self.exact_only and r == "sum")])
         if shape:
             d = shape[0]
             others = [x for x in DIMS if x * d <= MAX_ELEMENTS]
@@ -302,10 +358,14 @@ class KernelBuilder(StatementsMixin):
         else:
             source, axis = self.rng.choice(self.tile_shapes()), None
         u = self.rng.choice(NUMERIC + ["i1"])
-        x = self.exact(self.expr(u, source, depth), source)
+        ties = fn.startswith("arg") and is_float(u)  # which of two near-equal values wins
+        x = self.exact((self.exact_expr if ties else self.expr)(u, source, depth), source)
         result = {"sum": sum_result(u), "max": minmax_result(u), "min": minmax_result(u),
                   "argmax": "i32", "argmin": "i32"}[fn]
-        if fn == "sum" and (self.rng.random() < 0.2 or self.order_sensitive(u)):
+        to_fp32 = fn == "sum" and (self.rng.random() < 0.2 or self.order_sensitive(u))
+        if fn == "sum" and (to_fp32 or is_float(result)):
+            self.approximate()
+        if to_fp32:
             return Val("tl.sum(%s, axis=%s, dtype=tl.float32)" % (x.code, axis), "fp32",
                        shape)
         if self.rng.random() < 0.3:  # the method spelling
@@ -315,8 +375,10 @@ class KernelBuilder(StatementsMixin):
     def scan(self, t, shape, depth):
         if not shape:
             return self.leaf(t, shape, depth)
-        u = self.rng.choice(NUMERIC)
+        u = self.rng.choice(INTS if self.exact_only else NUMERIC)
         x = self.exact(self.expr(u, shape, depth), shape)
+        if is_float(u):
+            self.approximate()
         axis = self.rng.randint(0, len(shape) - 1)
         reverse = ", reverse=True" if self.rng.random() < 0.3 else ""
         if self.order_sensitive(u):
@@ -358,6 +420,7 @@ class KernelBuilder(StatementsMixin):
         k = self.rng.choice([16, 32])
         if m * n * k > 131072 or m * k > MAX_ELEMENTS or k * n > MAX_ELEMENTS:
             return self.leaf(t, shape, depth)
+        self.approximate()
         u = self.rng.choice(["fp16", "bf16", "fp32"])
         a = self.exact(self.expr(u, (m, k), depth), (m, k))
         b = self.exact(self.expr(u, (k, n), depth), (k, n))

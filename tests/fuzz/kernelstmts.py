@@ -61,6 +61,11 @@ class StatementsMixin:
         for _ in range(count):
             self.statement(depth)
 
+    def loop_body(self, depth, count):
+        self.loop_depth += 1
+        self.scoped(depth, count)
+        self.loop_depth -= 1
+
     def scoped(self, depth, count):
         """A nested block whose new names die at its end."""
         saved, saved_blocks = dict(self.env), dict(self.block_ptrs)
@@ -91,39 +96,56 @@ class StatementsMixin:
         v = self.exact(self.expr(t, shape), shape)
         name = self.fresh()
         self.emit(depth, "%s = %s" % (name, v.code))
-        self.env[name] = Val(name, t, shape)
+        self.env[name] = Val(name, t, shape, v.approx)
 
     def reassign(self, depth):
         names = [v for k, v in self.env.items() if k not in self.fixed]
         if not names:
             return self.assign(depth)
         target = self.rng.choice(names)
+        # In a loop, an exact variable stays exact: the statements before
+        # this one in the body were built taking it for exact.
+        value_expr = (self.exact_expr if self.deterministic and self.loop_depth
+                      and not target.approx else self.expr)
         ops = ["+", "-", "*"] + (["/"] if is_float(target.dtype) else
                                  ["//", "%", "&", "|", "^", "<<", ">>"])
+        if value_expr == self.exact_expr and target.dtype in ("fp16", "bf16"):
+            ops.remove("/")
         if target.dtype != "i1" and self.rng.random() < 0.5:
             op = self.rng.choice(ops)
-            value = self.expr(target.dtype, target.shape)
+            value = value_expr(target.dtype, target.shape, 0)
+            approx = target.approx or value.approx or (
+                op == "/" and target.dtype in ("fp16", "bf16"))
             if op in ("<<", ">>"):
                 value = Val(str(self.rng.randint(1, 3)), target.dtype, ())
             elif op in ("//", "%") and self.deterministic:  # no division by zero
                 value = Val("((%s & 7) + 1)" % value.code, value.dtype, value.shape)
-            self.emit(depth, "%s %s= %s" % (target.code, op, value.code))
+            if op == "/" and self.deterministic and target.dtype == "fp32":
+                # correctly rounded, as binary_code divides
+                self.emit(depth, "%s = tl.div_rn(%s, %s)" % (target.code, target.code,
+                                                             value.code))
+            else:
+                self.emit(depth, "%s %s= %s" % (target.code, op, value.code))
+            self.env[target.code] = target._replace(approx=approx)
             return
-        v = self.exact(self.expr(target.dtype, target.shape), target.shape)
+        v = self.exact(value_expr(target.dtype, target.shape, 0), target.shape)
         self.emit(depth, "%s = %s" % (target.code, v.code))
+        # a branch may keep the old value
+        self.env[target.code] = target._replace(approx=target.approx or v.approx)
 
     def tuple_assign(self, depth):
         """`x, y = a, b`, or `x, y = pair(a, b)` through a device function."""
         shape = self.random_shape()
         t = self.random_dtype()
         a, b = (self.exact(self.expr(t, shape), shape) for _ in "ab")
+        approx = a.approx or b.approx
         x, y = self.fresh(), self.fresh()
         if t != "i1" and self.rng.random() < 0.4:
             self.helpers["pair"] = "def pair(a, b):\n    return a + b, a - b\n"
             self.emit(depth, "%s, %s = pair(%s, %s)" % (x, y, a.code, b.code))
         else:
             self.emit(depth, "%s, %s = %s, %s" % (x, y, a.code, b.code))
-        self.env[x], self.env[y] = Val(x, t, shape), Val(y, t, shape)
+        self.env[x], self.env[y] = Val(x, t, shape, approx), Val(y, t, shape, approx)
 
     def store(self, depth):
         name, _ = self.rng.choice(self.pointers)
@@ -209,7 +231,7 @@ class StatementsMixin:
                                   "range(0, n, pid + 1)"])
         self.emit(depth, "for %s in %s:" % (var, bounds))
         self.env[var] = Val(var, "i32", ())
-        self.scoped(depth + 1, self.rng.randint(1, 3))
+        self.loop_body(depth + 1, self.rng.randint(1, 3))
         del self.env[var]
 
     def while_stmt(self, depth):
@@ -218,13 +240,13 @@ class StatementsMixin:
         self.emit(depth, "while %s < n and %s:" % (counter, self.condition()))
         self.env[counter] = Val(counter, "i32", ())
         self.fixed.add(counter)
-        self.scoped(depth + 1, self.rng.randint(1, 3))
+        self.loop_body(depth + 1, self.rng.randint(1, 3))
         self.emit(depth + 1, "%s += 1" % counter)
 
     def static_for(self, depth):
         var = self.fresh("k")
         self.emit(depth, "for %s in tl.static_range(%d):" % (var, self.rng.randint(1, 3)))
-        self.scoped(depth + 1, self.rng.randint(1, 2))
+        self.loop_body(depth + 1, self.rng.randint(1, 2))
 
     def constexpr_if(self, depth):
         self.emit(depth, "if BN >= 64:")

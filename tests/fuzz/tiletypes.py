@@ -8,8 +8,10 @@ reference states; kernelgen.py builds only expressions these rules type.
 
 from collections import namedtuple
 
-# A runtime value: its source text, element type and shape (() is a scalar).
-Val = namedtuple("Val", "code dtype shape")
+# A runtime value: its source text, element type and shape (() is a scalar),
+# and whether the GPU and the interpreter may compute it differently in the
+# last bits (approx: transcendentals, float sums and dots; kernelgen.py).
+Val = namedtuple("Val", "code dtype shape approx", defaults=(False,))
 
 # Elements per tile (and per dot operand): keeps each kernel quick to compile.
 MAX_ELEMENTS = 4096

@@ -14,7 +14,9 @@
 //   and "tf32" precisions; k_attention_block chains two dots through a row
 //   softmax (AttentionBlockTest), with the warps all along M and split;
 // - kernels/dot.tile, k_dot_reduce: row sums and column maxima of a product
-//   reduced in its MMA layout (DotReduceTest).
+//   reduced in its MMA layout (DotReduceTest);
+// - k_dot_fp32 on inputs whose 13 low mantissa bits are set: the default
+//   precision truncates them to tf32 (DotTF32Test).
 // Tolerances: fp16 and bf16 products are exact in fp32, and "ieee" ones
 // round like fp32, so only fp32 sums round: 1e-5 relative with a floor of
 // 3e-5 of the sum of the terms' magnitudes. fp32 inputs in the default
@@ -26,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <tuple>
 
 namespace {
@@ -183,6 +186,35 @@ INSTANTIATE_TEST_SUITE_P(Dot, DotTest,
                                                               "fp32"),
                                             ::testing::Bool()),
                          dotName);
+
+/// fp32 inputs in the default precision ("tf32") lose their 13 low mantissa
+/// bits on the tensor cores, toward zero (not rounded to nearest as
+/// cvt.rna.tf32.f32 would): a and b hold 1 + 0x1FFF * 2^-23, so every product
+/// is exactly 1 and out = K (rounding to nearest would give K * (1 + 2^-10)^2).
+/// The interpreter truncates the same way.
+using DotTF32Test = gputest::GpuTest<>;
+
+TEST_F(DotTF32Test, DefaultPrecisionTruncatesInputs) {
+  const std::size_t M = 100, N = 70, Kd = 30;
+  float Low;
+  const std::uint32_t LowBits = 0x3F801FFF;
+  std::memcpy(&Low, &LowBits, 4);
+  tile::Kernel K = kernel("dot_fp32", "k_dot_fp32");
+  tile::Context &Ctx = *context();
+  tile::DeviceBuffer<float> DA(Ctx, M * Kd), DB(Ctx, Kd * N), DC(Ctx, M * N),
+      DOut(Ctx, M * N + 64);
+  DA.copyFromHost(std::vector<float>(M * Kd, Low));
+  DB.copyFromHost(std::vector<float>(Kd * N, Low));
+  DOut.fillBytes(0xFF);
+  K.launch(tilesOf(K, M, N), tile::Stream(), DA, DB, DC, DOut, i32(M), i32(N),
+           i32(Kd));
+  Ctx.synchronize();
+  std::vector<float> Out = DOut.toHost();
+  gputest::expectPoisoned(Out, M * N, "tf32");
+  Out.resize(M * N);
+  gputest::expectEqual(
+      Out, [&](std::size_t) { return static_cast<double>(Kd); }, "tf32");
+}
 
 //===----------------------------------------------------------------------===//
 // One block, b stored [N, K] (dot.tile, k_dot_<type> with B_NK)

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "GpuTest.h"
 
+#include <cmath>
 #include <functional>
 
 namespace {
@@ -250,6 +251,138 @@ TEST_F(CastTest, Fp16AndBf16BothWaysAndAtomicAdd) {
     // fp16 + fp16 is exact in fp32, then rounded once to fp16.
     float Expected = Acc[I].toFloat() + tile::Half::fromFloat(B[I].toFloat()).toFloat();
     ASSERT_EQ(Sum[I].Bits, tile::Half::fromFloat(Expected).Bits) << I;
+  }
+}
+
+/// bf16 and fp16 in one expression (k_mixed_16bit) compute in fp32 and
+/// round once: LLVM 22's InstCombine had computed (b % h).to(bf16) as an fp16
+/// remainder stored as bf16 bits (-28.375 % 2 came out -1.9e-6, not -0.375),
+/// and (b + h).to(fp16) as an fp16 sum of a bf16 that fp16 cannot hold.
+TEST_F(CastTest, MixedBf16AndFp16ComputeInFp32) {
+  std::vector<float> BValues = examples::randomFloats(N, -100, 100, 37);
+  std::vector<float> HValues = examples::randomFloats(N, -10, 10, 38);
+  BValues[0] = -28.375f, HValues[0] = 2.0f;
+  BValues[1] = 70000.0f, HValues[1] = -60000.0f; // the sum fits fp16, b does not
+  BValues[2] = 1e-6f, HValues[2] = 0.5f;         // b is below fp16's normals
+  std::vector<tile::BFloat16> B(N);
+  std::vector<tile::Half> H(N);
+  for (std::size_t I = 0; I < N; ++I) {
+    B[I] = tile::BFloat16::fromFloat(BValues[I]);
+    H[I] = tile::Half::fromFloat(HValues[I]);
+  }
+  auto DB = upload(B);
+  auto DH = upload(H);
+  auto DRem = poisoned<tile::BFloat16>(N + Guard);
+  auto DSum = poisoned<tile::Half>(N + Guard);
+  tile::Kernel K = kernel("mixed_16bit", "k_mixed_16bit");
+  K.launch(tile::Grid{gputest::blocks(N, K.info().constexprInt("BLOCK"))},
+           tile::Stream(), DB, DH, DRem, DSum, static_cast<std::int32_t>(N));
+  tile::Stream().synchronize();
+  std::vector<tile::BFloat16> Rem = DRem.toHost();
+  std::vector<tile::Half> Sum = DSum.toHost();
+  gputest::expectPoisoned(Rem, N, "bf16 % fp16");
+  gputest::expectPoisoned(Sum, N, "bf16 + fp16");
+  for (std::size_t I = 0; I < N; ++I) {
+    float X = B[I].toFloat(), Y = H[I].toFloat();
+    // % as the GPU computes it in fp32 (docs/language.md)
+    float R = std::fma(-std::trunc(X / Y), Y, X);
+    ASSERT_EQ(Rem[I].Bits, tile::BFloat16::fromFloat(R).Bits) << I << ": " << X << " % " << Y;
+    ASSERT_EQ(Sum[I].Bits, tile::Half::fromFloat(X + Y).Bits) << I << ": " << X << " + " << Y;
+  }
+}
+
+/// Every conversion between float types (k_nan_resize) of NaNs with
+/// payloads, quiet and signaling, and of ordinary values, bit for bit as an
+/// H200 gives them (the interpreter reproduces these bits, see its
+/// convertNaN): a conversion from or to fp64 keeps the sign and the
+/// payload's top bits and makes the NaN quiet; bf16 to fp32 moves the bits
+/// unchanged; fp16 to fp32 and fp32 to fp16 or bf16 give the canonical NaN.
+TEST_F(CastTest, NaNConversionsKeepTheGPUsBits) {
+  const std::vector<std::uint32_t> XNaNs{0x7fffffff, 0xffc00001, 0x7fc00000,
+                                         0x7fd00000, 0x7f800001};
+  const std::vector<std::uint16_t> HNaNs{0x7fff, 0xfe01, 0x7e00, 0x7f00, 0x7c01};
+  const std::vector<std::uint16_t> BNaNs{0x7fff, 0xffc1, 0x7fc0, 0x7fd0, 0x7f81};
+  const std::vector<std::uint64_t> DNaNs{0x7fffffffffffffff, 0xfff8000000000001,
+                                         0x7ff8000000000000, 0x7ffc0f0000000000,
+                                         0x7ff0000000000001};
+  std::vector<float> X = examples::randomFloats(N, -1000, 1000, 36);
+  std::vector<tile::Half> H(N);
+  std::vector<tile::BFloat16> B(N);
+  std::vector<double> D(N);
+  for (std::size_t I = 0; I < N; ++I) {
+    H[I] = tile::Half::fromFloat(X[I]);
+    B[I] = tile::BFloat16::fromFloat(X[I]);
+    D[I] = X[I] * 2.0; // exact in fp32 too: one rounding or two agree
+  }
+  for (std::size_t I = 0; I < XNaNs.size(); ++I) {
+    std::memcpy(&X[I], &XNaNs[I], 4);
+    H[I].Bits = HNaNs[I];
+    B[I].Bits = BNaNs[I];
+    std::memcpy(&D[I], &DNaNs[I], 8);
+  }
+  auto DX = upload(X);
+  auto DH = upload(H);
+  auto DB = upload(B);
+  auto DD = upload(D);
+  auto D64 = poisoned<std::int64_t>(3 * N + Guard);
+  auto D32 = poisoned<std::int32_t>(3 * N + Guard);
+  auto D16 = poisoned<std::int16_t>(4 * N + Guard);
+  tile::Kernel K = kernel("nan_resize", "k_nan_resize");
+  K.launch(tile::Grid{gputest::blocks(N, K.info().constexprInt("BLOCK"))},
+           tile::Stream(), DX, DH, DB, DD, D64, D32, D16, static_cast<std::int32_t>(N));
+  tile::Stream().synchronize();
+  std::vector<std::int64_t> O64 = D64.toHost();
+  std::vector<std::int32_t> O32 = D32.toHost();
+  std::vector<std::int16_t> O16 = D16.toHost();
+  gputest::expectPoisoned(O64, 3 * N, "to 64 bits");
+  gputest::expectPoisoned(O32, 3 * N, "to 32 bits");
+  gputest::expectPoisoned(O16, 4 * N, "to 16 bits");
+  auto bitsOf = [](auto Value) {
+    std::uint64_t Bits = 0;
+    std::memcpy(&Bits, &Value, sizeof Value);
+    return Bits;
+  };
+  const std::uint64_t Quiet64 = std::uint64_t(1) << 51;
+  for (std::size_t I = 0; I < N; ++I) {
+    std::uint64_t XBits = bitsOf(X[I]), DBits = bitsOf(D[I]);
+    std::uint64_t Want64[3], Want32[3], Want16[4];
+    if (I < XNaNs.size()) {
+      // fp32 -> fp64: sign, the payload at the top of the mantissa, quiet
+      Want64[0] = ((XBits >> 31) << 63) | (std::uint64_t(0x7ff) << 52) |
+                  ((XBits & 0x7fffff) << 29) | Quiet64;
+      Want64[1] = ((std::uint64_t(H[I].Bits) >> 15) << 63) | (std::uint64_t(0x7ff) << 52) |
+                  (std::uint64_t(H[I].Bits & 0x3ff) << 42) | Quiet64;
+      Want64[2] = ((std::uint64_t(B[I].Bits) >> 15) << 63) | (std::uint64_t(0x7ff) << 52) |
+                  (std::uint64_t(B[I].Bits & 0x7f) << 45) | Quiet64;
+      Want32[0] = 0x7fffffff;
+      Want32[1] = std::uint32_t(B[I].Bits) << 16;
+      // fp64 -> fp32: sign, the payload's top 23 bits, quiet
+      Want32[2] = static_cast<std::uint32_t>(((DBits >> 63) << 31) | (0xffu << 23) |
+                                             ((DBits >> 29) & 0x7fffff) | (1u << 22));
+      Want16[0] = Want16[1] = 0x7fff;
+      // fp64 -> fp16 and bf16: sign, the payload's top 10 or 7 bits, quiet
+      Want16[2] = static_cast<std::uint16_t>(((DBits >> 63) << 15) | (0x1fu << 10) |
+                                             ((DBits >> 42) & 0x3ff) | (1u << 9));
+      Want16[3] = static_cast<std::uint16_t>(((DBits >> 63) << 15) | (0xffu << 7) |
+                                             ((DBits >> 45) & 0x7f) | (1u << 6));
+    } else {
+      Want64[0] = bitsOf(static_cast<double>(X[I]));
+      Want64[1] = bitsOf(static_cast<double>(H[I].toFloat()));
+      Want64[2] = bitsOf(static_cast<double>(B[I].toFloat()));
+      Want32[0] = static_cast<std::uint32_t>(bitsOf(H[I].toFloat()));
+      Want32[1] = static_cast<std::uint32_t>(bitsOf(B[I].toFloat()));
+      Want32[2] = static_cast<std::uint32_t>(bitsOf(static_cast<float>(D[I])));
+      Want16[0] = tile::Half::fromFloat(X[I]).Bits;
+      Want16[1] = tile::BFloat16::fromFloat(X[I]).Bits;
+      Want16[2] = tile::Half::fromFloat(static_cast<float>(D[I])).Bits;
+      Want16[3] = tile::BFloat16::fromFloat(static_cast<float>(D[I])).Bits;
+    }
+    for (int J = 0; J < 3; ++J) {
+      ASSERT_EQ(static_cast<std::uint64_t>(O64[3 * I + J]), Want64[J]) << "element " << I << ", to 64 bits from #" << J;
+      ASSERT_EQ(static_cast<std::uint32_t>(O32[3 * I + J]), Want32[J]) << "element " << I << ", to 32 bits from #" << J;
+    }
+    for (int J = 0; J < 4; ++J)
+      ASSERT_EQ(static_cast<std::uint16_t>(O16[4 * I + J]), Want16[J]) << "element " << I << ", to 16 bits #" << J;
   }
 }
 

@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace tilec::interp;
@@ -299,10 +300,32 @@ template <bool Signed> bool floatToInt(Runner &r, Operation &op) {
   return true;
 }
 
+/// The NaN that the GPU's cvt gives for the NaN `value` converted from
+/// `from` to `to`, as measured on an H200 (GPU test
+/// CastTest.NaNConversionsKeepTheGPUsBits): a conversion from or to fp64
+/// keeps the sign and the payload's top bits and makes the NaN quiet; bf16
+/// to fp32 moves the bits unchanged; fp16 to fp32 and fp32 to fp16 or bf16
+/// give the canonical NaN. (The interpreter keeps a NaN of any type as a
+/// double NaN whose top mantissa bits are the type's.)
+double convertNaN(double value, const ElemType &from, const ElemType &to) {
+  if (from.bits != 64 && to.bits != 64)
+    return from.bfloat ? value : canonicalNaN(to);
+  unsigned mantissa = to.bits == 64 ? 52 : to.bits == 32 ? 23 : to.bfloat ? 7 : 10;
+  std::uint64_t raw;
+  std::memcpy(&raw, &value, 8);
+  raw |= std::uint64_t(1) << 51;                    // quiet, in every type
+  raw &= ~((std::uint64_t(1) << (52 - mantissa)) - 1); // the payload `to` keeps
+  std::memcpy(&value, &raw, 8);
+  return value;
+}
+
+/// extf and truncf.
 bool floatResize(Runner &r, Operation &op) {
+  ElemType from = ElemType::of(op.getOperand(0).getType());
   ElemType type = resultType(op);
-  r.set(op.getResult(0), mapElements(r.get(op.getOperand(0)), type, [type](Scalar a) {
-          return floatScalar(roundToFloat(a.f, type));
+  r.set(op.getResult(0), mapElements(r.get(op.getOperand(0)), type, [from, type](Scalar a) {
+          return floatScalar(std::isnan(a.f) ? convertNaN(a.f, from, type)
+                                             : roundToFloat(a.f, type));
         }));
   return true;
 }

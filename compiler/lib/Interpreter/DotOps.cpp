@@ -2,9 +2,10 @@
 //
 // d = a @ b + c on [M, K] x [K, N] (or batched [B, M, K] x [B, K, N])
 // tiles. Products accumulate in double (int64 for integers) and round once
-// to the result type. fp32 inputs with input_precision "tf32" are first
-// rounded to tf32 (10 mantissa bits, to nearest with ties away, as
-// cvt.rna.tf32.f32), so results carry the tensor cores' input rounding.
+// to the result type. fp32 inputs with input_precision "tf32" first lose
+// their 13 low mantissa bits (truncated to tf32, toward zero), as the tensor
+// cores read them (every tf32 dot runs on them: sm_80 and up, M, N and K
+// powers of two of at least 16).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,22 +14,17 @@
 #include "tilec/Dialect/Tile/IR/Dialect.h"
 
 #include <cmath>
-#include <cstring>
 
 using namespace tilec::interp;
 using mlir::Operation;
 
 namespace {
 
-double toTF32(double value) {
-  float f = static_cast<float>(value);
-  if (!std::isfinite(f))
-    return f;
-  std::uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  bits = (bits + 0x1000u) & ~0x1FFFu;
-  std::memcpy(&f, &bits, 4);
-  return f;
+/// The fp32 `value` (of type `f32`) with its 13 low mantissa bits cleared
+/// (a NaN whose payload lies only there becomes an infinity, as it does on
+/// the tensor cores).
+double toTF32(double value, const ElemType &f32) {
+  return floatFromBits(floatBits(value, f32) & ~std::uint64_t(0x1FFF), f32);
 }
 
 bool dot(Runner &r, Operation &op) {
@@ -49,9 +45,9 @@ bool dot(Runner &r, Operation &op) {
     af.resize(a.size());
     bf.resize(b.size());
     for (std::size_t i = 0; i < a.size(); ++i)
-      af[i] = tf32 ? toTF32(a.data[i].f) : a.data[i].f;
+      af[i] = tf32 ? toTF32(a.data[i].f, a.type) : a.data[i].f;
     for (std::size_t i = 0; i < b.size(); ++i)
-      bf[i] = tf32 ? toTF32(b.data[i].f) : b.data[i].f;
+      bf[i] = tf32 ? toTF32(b.data[i].f, b.type) : b.data[i].f;
   }
   for (std::int64_t batch = 0; batch < batches; ++batch)
     for (std::int64_t i = 0; i < m; ++i)

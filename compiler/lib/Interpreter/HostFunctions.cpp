@@ -331,7 +331,6 @@ const Table &libdeviceTable() {
     both("atan2", BINARY(std::atan2(x, y)));
     both("hypot", BINARY(std::hypot(x, y)));
     both("rhypot", BINARY(T(1) / std::hypot(x, y)));
-    both("copysign", BINARY(std::copysign(x, y)));
     both("nextafter", BINARY(std::nextafter(x, y)));
     both("fmod", BINARY(std::fmod(x, y)));
     both("remainder", BINARY(std::remainder(x, y)));
@@ -348,7 +347,13 @@ const Table &libdeviceTable() {
       return floatScalar(roundToFloat(
           1.0 / std::sqrt(a[0].f * a[0].f + a[1].f * a[1].f + a[2].f * a[2].f + a[3].f * a[3].f), r));
     };
-    both("fabs", UNARY(std::fabs(x)));
+    // Bit operations on the GPU (and.b32, lop3), which keep a NaN's payload.
+    both("fabs", [](const Scalar *a, const ElemType *, const ElemType &) {
+      return floatScalar(std::fabs(a[0].f));
+    });
+    both("copysign", [](const Scalar *a, const ElemType *, const ElemType &) {
+      return floatScalar(std::copysign(a[0].f, a[1].f));
+    });
     both("saturate", UNARY(std::isnan(x) ? T(0) : std::min(T(1), std::max(T(0), x))));
     t["__nv_frsqrt_rn"] = t["__nv_rsqrtf"];
     t["__nv_rcp64h"] = UNARY(T(1) / x);

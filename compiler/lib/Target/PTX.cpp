@@ -1,13 +1,15 @@
 //===- PTX.cpp - LLVM IR and PTX from the LLVM dialect --------------------===//
 //
 // Translation to LLVM IR, libdevice linking, the O3 pipeline with the NVPTX
-// target's analyses, and PTX printing through the NVPTX TargetMachine.
+// target's analyses, the rewrites that avoid known ptxas bugs, and PTX
+// printing through the NVPTX TargetMachine.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Target/PTX.h"
 #include "tilec/Conversion/TileGPUToLLVM/ExternalFunctions.h"
 #include "tilec/Target/Libdevice.h"
+#include "tilec/Target/PtxasWorkarounds.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -140,6 +142,7 @@ mlir::tilec::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
   builder.crossRegisterProxies(loops, functions, cgscc, modules);
   builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
       .run(*llvmModule, modules);
+  hideNegationsFromIntegerMinMax(*llvmModule);
   return llvmModule;
 }
 

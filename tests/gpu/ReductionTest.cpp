@@ -5,7 +5,8 @@
 // 2-D tiles, with masked-off elements
 // (sizes below the tile); inclusive prefix sums over 1-D and 2-D tiles;
 // tl.reduce and tl.associative_scan with combine functions, cumprod and
-// xor_sum; row minima and maxima of negated integers (NegatedMinMaxTest).
+// xor_sum; row minima and maxima of negated integers (NegatedMinMaxTest);
+// argmax/argmin of tiles with NaNs (ArgNaNTest).
 // Sums are compared with double references relative to the sum of the
 // magnitudes (1e-5); max/min/argmax/argmin must be exact.
 //
@@ -13,6 +14,7 @@
 #include "GpuTest.h"
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 namespace {
@@ -301,6 +303,47 @@ TEST_F(NegatedMinMaxTest, RowMinimaAndMaximaOfNegatedIntegers) {
     Wrong += Out[2 * R] != Min || Out[2 * R + 1] != Max || Wide[R] != Min;
   }
   EXPECT_EQ(Wrong, 0u) << "rows with a wrong minimum or maximum of " << Rows;
+}
+
+/// argmax and argmin along both axes of a [32, 64] tile where some rows and
+/// columns hold NaNs (k_arg_nan): a NaN is beyond every number, so the index
+/// is the first NaN's, in whatever order the warps combine (the differential
+/// run found the GPU and the interpreter disagreeing when NaN lost every
+/// comparison).
+using ArgNaNTest = gputest::GpuTest<>;
+
+TEST_F(ArgNaNTest, FirstNaNWins) {
+  tile::Kernel K = kernel("arg_nan", "k_arg_nan");
+  const std::size_t M = 32, N = 64;
+  std::vector<float> X = examples::randomFloats(M * N, -4, 4, 77);
+  for (std::size_t R = 0; R < M; R += 3) // NaNs in every third row, at varying columns
+    for (std::size_t C = (R * 7) % N; C < N; C += 11 + R % 5)
+      X[R * N + C] = std::nanf("");
+  auto DX = upload(X);
+  auto DIdx = poisoned<std::int32_t>(2 * M + 2 * N + 64);
+  K.launch(tile::Grid{1}, tile::Stream(), DX, DIdx);
+  Ctx->synchronize();
+  std::vector<std::int32_t> Idx = result(DIdx, 2 * M + 2 * N, "argmax/argmin with NaNs");
+  // The first NaN along the line, else the first maximum (minimum).
+  auto reference = [&](std::size_t Start, std::size_t Stride, std::size_t Count, bool Max) {
+    std::size_t Best = 0;
+    for (std::size_t I = 0; I < Count; ++I) {
+      float V = X[Start + I * Stride], B = X[Start + Best * Stride];
+      if (std::isnan(B))
+        break;
+      if (std::isnan(V) || (Max ? V > B : V < B))
+        Best = I;
+    }
+    return static_cast<std::int32_t>(Best);
+  };
+  for (std::size_t R = 0; R < M; ++R) {
+    EXPECT_EQ(Idx[R], reference(R * N, 1, N, true)) << "argmax of row " << R;
+    EXPECT_EQ(Idx[M + R], reference(R * N, 1, N, false)) << "argmin of row " << R;
+  }
+  for (std::size_t C = 0; C < N; ++C) {
+    EXPECT_EQ(Idx[2 * M + C], reference(C, N, M, true)) << "argmax of column " << C;
+    EXPECT_EQ(Idx[2 * M + N + C], reference(C, N, M, false)) << "argmin of column " << C;
+  }
 }
 
 using CombineTest = gputest::GpuTest<>;

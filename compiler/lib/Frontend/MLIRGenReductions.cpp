@@ -109,10 +109,19 @@ Value MLIRGenerator::generateReduction(const BuiltinCallExpr &call,
     Value lhsIndex = block->getArgument(1), rhsIndex = block->getArgument(3);
     Value better, equal;
     if (isFloat(kind)) {
-      better = CmpFOp::create(builder, where,
-                              isMax ? CmpFPredicate::OGT : CmpFPredicate::OLT,
-                              lhs, rhs);
-      equal = CmpFOp::create(builder, where, CmpFPredicate::OEQ, lhs, rhs);
+      // NaN is beyond every number (torch.argmax's order), so that the
+      // combine is associative and commutative with NaNs too and every
+      // reduction order (the GPU's, the interpreter's) finds the first NaN.
+      Value lhsNaN = CmpFOp::create(builder, where, CmpFPredicate::UNO, lhs, lhs);
+      Value rhsNaN = CmpFOp::create(builder, where, CmpFPredicate::UNO, rhs, rhs);
+      Value rhsNumber = CmpFOp::create(builder, where, CmpFPredicate::ORD, rhs, rhs);
+      Value beyond = CmpFOp::create(
+          builder, where, isMax ? CmpFPredicate::OGT : CmpFPredicate::OLT, lhs, rhs);
+      Value nanWins = AndIOp::create(builder, where, lhsNaN, rhsNumber);
+      better = OrIOp::create(builder, where, beyond, nanWins);
+      Value same = CmpFOp::create(builder, where, CmpFPredicate::OEQ, lhs, rhs);
+      Value bothNaN = AndIOp::create(builder, where, lhsNaN, rhsNaN);
+      equal = OrIOp::create(builder, where, same, bothNaN);
     } else {
       bool isU = isUnsigned(kind) || kind == ScalarKind::I1;
       CmpIPredicate predicate =

@@ -180,7 +180,8 @@ template <Mode M, int Op> Scalar rounded(const Scalar *a, const ElemType *, cons
     lo = std::fma(x, y, z - hi);
     break;
   }
-  return floatScalar(r.bits == 64 ? roundIn<double>(hi, M, lo) : roundIn<float>(hi, M, lo));
+  double value = r.bits == 64 ? roundIn<double>(hi, M, lo) : roundIn<float>(hi, M, lo);
+  return floatScalar(std::isnan(value) ? canonicalNaN(r) : value);
 }
 
 /// Float or integer conversions of the double2int_rz family.

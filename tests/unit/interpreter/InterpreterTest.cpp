@@ -95,6 +95,12 @@ def bitcast_roundtrip(x_ptr, out_ptr, sum_ptr, BLOCK: tl.constexpr):
     tl.store(sum_ptr + offs, (f + 1.0).to(tl.int32, bitcast=True))
 
 @triton.jit
+def div_rn_by_zero(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, tl.div_rn(x, x - x).to(tl.int32, bitcast=True))
+
+@triton.jit
 def atomic_max_min(x_ptr, mx_ptr, mn_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
@@ -316,6 +322,21 @@ TEST_F(InterpreterTest, BitcastKeepsNaNPayloadsArithmeticMakesTheCanonicalNaN) {
               Out, Sum);
   EXPECT_EQ(Out.toHost(), X);
   EXPECT_EQ(Sum.toHost(), Plus1);
+}
+
+TEST_F(InterpreterTest, RoundingModeFunctionsGiveTheCanonicalNaN) {
+  // Found by the differential run: tl.div_rn(0, 0) kept the host's NaN
+  // (0xffc00000) where div.rn.f32 gives 0x7fffffff.
+  std::vector<float> X = {0.0f, 1.0f, -2.0f, std::nanf("")};
+  std::vector<std::int32_t> Want = {0x7fffffff, 0x7f800000,
+                                    static_cast<std::int32_t>(0xff800000u), 0x7fffffff};
+  tile::DeviceBuffer<float> DX(Ctx, 4);
+  tile::DeviceBuffer<std::int32_t> Out(Ctx, 4);
+  DX.copyFromHost(X);
+  Module->kernel("div_rn_by_zero")
+      .launch(tile::Grid{1}, tile::Stream(), tile::LaunchOptions{{{"BLOCK", 4}}, {}, {}}, DX,
+              Out);
+  EXPECT_EQ(Out.toHost(), Want);
 }
 
 TEST_F(InterpreterTest, FloatAtomicMaxAndMinAreTheGpus) {

@@ -67,10 +67,15 @@ class StatementsMixin:
         self.loop_depth -= 1
 
     def scoped(self, depth, count):
-        """A nested block whose new names die at its end."""
+        """A nested block whose new names die at its end; an outer variable
+        that became approximate inside stays so (the block may have run)."""
         saved, saved_blocks = dict(self.env), dict(self.block_ptrs)
         self.block(depth, count)
+        inner = self.env
         self.env, self.block_ptrs = saved, saved_blocks
+        for name, v in saved.items():
+            if name in inner and inner[name].approx and not v.approx:
+                self.env[name] = v._replace(approx=True)
 
     def statement(self, depth):
         kinds = [(4, self.assign), (3, self.reassign), (3, self.store),

@@ -139,12 +139,20 @@ double remF32(double a, double b) {
 double remF64(double a, double b) { return gpuRemainder(a, b); }
 
 bool remF(Runner &r, Operation &op) {
-  // f16 and bf16 too through f32, rounded once at the end: LLVM promotes
-  // their frem to f32 (div.rn.f32, cvt.rzi.f32, fma.rn.f32) on sm_80 and
-  // sm_90 alike.
-  if (resultType(op).bits == 64)
-    return floatBinary<remF64>(r, op);
-  return floatBinary<remF32>(r, op);
+  // f16 and bf16 through f32, rounded once at the end, as tilec's lowering
+  // computes them (FloatNarrowingOpToLLVM.cpp). An f32 or f64 `a` returned
+  // for an infinite `b` keeps its bits, a NaN's payload included (the GPU
+  // selects it); rounding would make such a NaN canonical.
+  ElemType type = resultType(op);
+  r.set(op.getResult(0), zipElements(r.get(op.getOperand(0)), r.get(op.getOperand(1)), type,
+                                     [&type](Scalar a, Scalar b) {
+                                       if (std::isinf(b.f) && type.bits >= 32)
+                                         return a;
+                                       double rem = type.bits == 64 ? remF64(a.f, b.f)
+                                                                    : remF32(a.f, b.f);
+                                       return floatScalar(roundToFloat(rem, type));
+                                     }));
+  return true;
 }
 double maxNumF(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b); }
 double minNumF(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::min(a, b); }

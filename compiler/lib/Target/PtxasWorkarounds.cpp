@@ -49,11 +49,11 @@ bool reachesMinMax(Value *value, unsigned depth = 0) {
 }
 
 /// -x as inline asm (`not`, `add 1`) on the 16-, 32- or 64-bit register
-/// holding `x` (an i8 is widened to 16 bits and back).
+/// holding `x` (narrower or odd widths are widened to the next one and back).
 Value *opaqueNegation(IRBuilder<> &builder, Value *x) {
   Type *type = x->getType();
   unsigned bits = type->getIntegerBitWidth();
-  unsigned width = bits <= 16 ? 16 : bits;
+  unsigned width = bits <= 16 ? 16 : bits <= 32 ? 32 : 64;
   Type *wide = builder.getIntNTy(width);
   if (width != bits)
     x = builder.CreateZExt(x, wide);

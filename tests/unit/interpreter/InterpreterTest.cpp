@@ -95,6 +95,13 @@ def bitcast_roundtrip(x_ptr, out_ptr, sum_ptr, BLOCK: tl.constexpr):
     tl.store(sum_ptr + offs, (f + 1.0).to(tl.int32, bitcast=True))
 
 @triton.jit
+def rem_bits(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs).to(tl.float32, bitcast=True)
+    y = tl.load(y_ptr + offs)
+    tl.store(out_ptr + offs, (x % y).to(tl.int32, bitcast=True))
+
+@triton.jit
 def div_rn_by_zero(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
@@ -322,6 +329,24 @@ TEST_F(InterpreterTest, BitcastKeepsNaNPayloadsArithmeticMakesTheCanonicalNaN) {
               Out, Sum);
   EXPECT_EQ(Out.toHost(), X);
   EXPECT_EQ(Sum.toHost(), Plus1);
+}
+
+TEST_F(InterpreterTest, RemainderByInfinityKeepsTheDividendsBits) {
+  // Review finding: tilec's lowering selects `a` for an infinite `b`, a NaN's
+  // payload included; the interpreter made it the canonical NaN.
+  std::vector<std::int32_t> X = {0x7fa5a5a5, static_cast<std::int32_t>(0xffc00001u),
+                                 0x3fc00000, 0x40400000};
+  std::vector<float> Y = {INFINITY, -INFINITY, INFINITY, 2.0f};
+  std::vector<std::int32_t> Want = {0x7fa5a5a5, static_cast<std::int32_t>(0xffc00001u),
+                                    0x3fc00000, 0x3f800000}; // 3 % 2 = 1
+  tile::DeviceBuffer<std::int32_t> DX(Ctx, 4), Out(Ctx, 4);
+  tile::DeviceBuffer<float> DY(Ctx, 4);
+  DX.copyFromHost(X);
+  DY.copyFromHost(Y);
+  Module->kernel("rem_bits")
+      .launch(tile::Grid{1}, tile::Stream(), tile::LaunchOptions{{{"BLOCK", 4}}, {}, {}}, DX,
+              DY, Out);
+  EXPECT_EQ(Out.toHost(), Want);
 }
 
 TEST_F(InterpreterTest, RoundingModeFunctionsGiveTheCanonicalNaN) {

@@ -318,7 +318,7 @@ template <bool Signed> bool floatToInt(Runner &r, Operation &op) {
 double convertNaN(double value, const ElemType &from, const ElemType &to) {
   if (from.bits != 64 && to.bits != 64)
     return from.bfloat ? value : canonicalNaN(to);
-  unsigned mantissa = to.bits == 64 ? 52 : to.bits == 32 ? 23 : to.bfloat ? 7 : 10;
+  unsigned mantissa = mantissaWidth(to);
   std::uint64_t raw;
   std::memcpy(&raw, &value, 8);
   raw |= std::uint64_t(1) << 51;                    // quiet, in every type

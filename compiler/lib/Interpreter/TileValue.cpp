@@ -144,12 +144,11 @@ unsigned mantissaBits(const ElemType &type) { return type.bfloat ? 7 : 10; }
 
 } // namespace
 
-namespace {
-
-/// Mantissa bits of the float type `type`.
-unsigned mantissaWidth(const ElemType &type) {
+unsigned tilec::interp::mantissaWidth(const ElemType &type) {
   return type.bits == 64 ? 52 : type.bits == 32 ? 23 : mantissaBits(type);
 }
+
+namespace {
 
 /// Exponent bits of the float type `type`.
 unsigned exponentWidth(const ElemType &type) {

@@ -92,6 +92,8 @@ std::uint64_t zeroExtend(std::int64_t value, unsigned bits);
 double roundToFloat(double value, const ElemType &type);
 /// The GPU's canonical NaN of `type` (positive, every mantissa bit set).
 double canonicalNaN(const ElemType &type);
+/// Mantissa bits (without the implicit one) of the float type `type`.
+unsigned mantissaWidth(const ElemType &type);
 
 /// Decodes one element of `type` from its bytes in memory.
 Scalar loadElement(const void *bytes, const ElemType &type);

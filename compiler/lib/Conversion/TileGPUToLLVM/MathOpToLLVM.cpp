@@ -53,7 +53,7 @@ struct Exp2BasedOpConversion : OpConversionPattern<OpTy> {
       return failure();
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
-    Value x = extendFloat(loc, rewriter, adaptor.getOperand(), rewriter.getF32Type());
+    Value x = extendFloat(loc, rewriter, adaptor.getOperand(), f32);
     if (inputScale != 1.0)
       x = LLVM::FMulOp::create(
           rewriter, loc, x,

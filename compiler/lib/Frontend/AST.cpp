@@ -155,6 +155,21 @@ const GlobalDef *Module::lookupGlobal(llvm::StringRef name) const {
   return nullptr;
 }
 
+bool tilec::isKernelDecoratorName(llvm::StringRef name) {
+  auto [prefix, last] = name.rsplit('.');
+  if (last.empty())
+    std::swap(prefix, last);
+  return (last == "kernel" || last == "jit") &&
+         (prefix.empty() || prefix == "triton" || prefix == "tl" || prefix == "tilec");
+}
+
+const HostCode *Module::lookupHostCode(llvm::StringRef name) const {
+  for (const HostCode &code : llvm::reverse(hostCode))
+    if (!name.empty() && code.name == name)
+      return &code;
+  return nullptr;
+}
+
 const ForeignImport *Module::lookupForeign(llvm::StringRef name) const {
   for (const ForeignImport &import : foreignImports)
     if (import.name == name)

@@ -87,6 +87,16 @@ private:
     ++numErrors;
     diag.error(llvm::SMLoc::getFromPointer(at), message);
   }
+  /// Makes `token` an Invalid token: a mistake inside one token, reported
+  /// by the parser only if it reads the token (Python host code around the
+  /// kernels may hold what tilec does not lex, such as f-strings).
+  static void markInvalid(Token &token, const llvm::Twine &message) {
+    token.kind = TokenKind::Invalid;
+    token.stringValue = message.str();
+  }
+  void pushInvalid(const char *start, const char *stop, const llvm::Twine &message) {
+    markInvalid(push(TokenKind::Invalid, start, stop), message);
+  }
   Token &push(TokenKind kind, const char *start, const char *stop) {
     Token token;
     token.kind = kind;
@@ -236,12 +246,11 @@ void Lexer::lexIdentifierOrKeyword() {
       return;
     }
     if (lower.find_first_not_of("rbf") == std::string::npos) {
-      error(start, lower.find('f') != std::string::npos
-                       ? "f-strings are not supported"
-                       : "bytes literals are not supported");
-      size_t before = tokens.size();
       lexString(start, /*raw=*/true);
-      tokens.resize(before);
+      if (!tokens.empty() && tokens.back().text.data() == start)
+        markInvalid(tokens.back(), lower.find('f') != std::string::npos
+                                       ? "f-strings are not supported"
+                                       : "bytes literals are not supported");
       return;
     }
   }
@@ -303,7 +312,7 @@ void Lexer::lexNumber() {
       (radix != 10 && !llvm::all_of(digits, [&](char c) {
          return c == '_' || llvm::hexDigitValue(c) < radix;
        }))) {
-    error(start, "invalid numeric literal '" + text + "'");
+    markInvalid(token, "invalid numeric literal '" + text + "'");
     return;
   }
   std::string clean;
@@ -312,17 +321,17 @@ void Lexer::lexNumber() {
       clean += c;
   if (isFloatLiteral) {
     if (llvm::StringRef(clean).getAsDouble(token.floatValue))
-      error(start, "invalid float literal '" + text + "'");
+      markInvalid(token, "invalid float literal '" + text + "'");
     return;
   }
   if (radix == 10 && clean.size() > 1 && clean[0] == '0' &&
       clean.find_first_not_of('0') != std::string::npos) {
-    error(start, "leading zeros in decimal integer literals are not permitted; "
-                 "use 0o for octal");
+    markInvalid(token, "leading zeros in decimal integer literals are not permitted; "
+                       "use 0o for octal");
     return;
   }
   if (llvm::StringRef(clean).getAsInteger(radix, token.intValue))
-    error(start, "integer literal '" + text + "' does not fit in 64 bits");
+    markInvalid(token, "integer literal '" + text + "' does not fit in 64 bits");
 }
 
 bool Lexer::decodeEscape(std::string &out) {
@@ -394,7 +403,7 @@ void Lexer::lexString(const char *start, bool raw) {
 void Lexer::lexPunctuation() {
   llvm::StringRef rest(cur, end - cur);
   if (rest.starts_with(":=")) {
-    error(cur, "assignment expressions (':=') are not supported");
+    pushInvalid(cur, cur + 2, "assignment expressions (':=') are not supported");
     cur += 2;
     return;
   }
@@ -432,16 +441,18 @@ void Lexer::lexPunctuation() {
   std::string hex = {llvm::hexdigit(c >> 4, /*LowerCase=*/true),
                      llvm::hexdigit(c & 15, /*LowerCase=*/true)};
   if (c >= 0x80) {
-    error(cur, "unexpected byte 0x" + hex +
-                   "; only ASCII is allowed outside strings and comments");
+    const char *start = cur;
     while (cur != end && static_cast<unsigned char>(*cur) >= 0x80)
       ++cur;
+    pushInvalid(start, cur, "unexpected byte 0x" + hex +
+                                "; only ASCII is allowed outside strings and comments");
     return;
   }
   if (llvm::isPrint(c))
-    error(cur, "unexpected character '" + llvm::Twine(static_cast<char>(c)) + "'");
+    pushInvalid(cur, cur + 1,
+                "unexpected character '" + llvm::Twine(static_cast<char>(c)) + "'");
   else
-    error(cur, "unexpected byte 0x" + hex);
+    pushInvalid(cur, cur + 1, "unexpected byte 0x" + hex);
   ++cur;
 }
 
@@ -459,6 +470,7 @@ llvm::StringRef tilec::getTokenKindName(TokenKind kind) {
   case TokenKind::Int: return "integer literal";
   case TokenKind::Float: return "float literal";
   case TokenKind::String: return "string literal";
+  case TokenKind::Invalid: return "invalid token";
   default: break;
   }
   for (const Spelling &keyword : kKeywords)

@@ -44,6 +44,10 @@ private:
   }
   bool is(TokenKind kind) const { return tok().kind == kind; }
   void consume() {
+    if (is(TokenKind::Indent))
+      ++indentLevel;
+    else if (is(TokenKind::Dedent) && indentLevel)
+      --indentLevel;
     if (pos + 1 < tokens.size())
       ++pos;
   }
@@ -54,11 +58,26 @@ private:
     return true;
   }
 
-  // Errors: only the first one is reported.
+  // Errors: the first one is kept until the top level decides whether it
+  // belongs to code tilec compiles (then it is reported and the parse stops)
+  // or to Python host code around the kernels (kept in Module::hostCode). An
+  // Invalid token where the parse stopped is the error.
   std::nullptr_t error(SourceLoc loc, const llvm::Twine &message) {
-    if (!failed)
-      diag.error(loc, message);
+    if (!failed) {
+      pendingLoc = is(TokenKind::Invalid) ? tok().loc : loc;
+      pendingMessage = is(TokenKind::Invalid) ? tok().stringValue : message.str();
+      pendingIsSyntax = false;
+    }
     failed = true;
+    return nullptr;
+  }
+  /// An error Python itself would report (indentation, a repeated parameter
+  /// or keyword): reported in host code as well.
+  std::nullptr_t syntaxError(SourceLoc loc, const llvm::Twine &message) {
+    bool first = !failed;
+    error(loc, message);
+    if (first)
+      pendingIsSyntax = true;
     return nullptr;
   }
   /// "identifier 'foo'", "'('", "end of line".
@@ -71,7 +90,7 @@ private:
   public:
     explicit NestingScope(Parser &parser) : parser(parser) {
       if (++parser.depth > kMaxNesting)
-        parser.error(parser.tok().loc, "nesting too deep (more than " +
+        parser.syntaxError(parser.tok().loc, "nesting too deep (more than " +
                                            llvm::Twine(kMaxNesting) + " levels)");
     }
     ~NestingScope() { --parser.depth; }
@@ -84,6 +103,20 @@ private:
   ExprPtr checkHeight(ExprPtr expr);
 
   // Top level.
+  /// One top-level statement; host code it finds goes to Module::hostCode.
+  void parseTopLevelItem(Module &module);
+  /// The statements of a block of a top-level `try:` / `if ...:`: its
+  /// imports bind the names no earlier branch bound (`bound`); the rest is
+  /// skipped as host code.
+  void parseTopLevelBlock(Module &module, llvm::StringSet<> &bound);
+  /// Whether the decorated or plain `def` at the current token has a kernel
+  /// decorator, read ahead without consuming.
+  bool startsKernelDefinition() const;
+  /// The name the top-level statement at the current token defines, or "".
+  std::string nameDefinedHere() const;
+  /// Past the rest of the statement where the parse stopped and any block
+  /// under it, to the next statement at `level`.
+  void skipStatement(unsigned level);
   void parseImport(Module &module);
   void parseGlobal(Module &module);
   bool parseDottedName(std::string &name, const llvm::Twine &context);
@@ -137,7 +170,12 @@ private:
   size_t pos = 0;
   DiagnosticEngine &diag;
   bool failed = false;
+  SourceLoc pendingLoc;
+  std::string pendingMessage;
+  bool pendingIsSyntax = false;
   unsigned depth = 0;
+  /// INDENTs consumed minus DEDENTs.
+  unsigned indentLevel = 0;
 };
 } // namespace
 
@@ -166,15 +204,18 @@ bool Parser::expect(TokenKind kind, const llvm::Twine &context) {
                              kind == TokenKind::Indent
                          ? getTokenKindName(kind).str()
                          : "'" + getTokenKindName(kind).str() + "'";
-  if (kind == TokenKind::Indent)
-    what = "an indented block";
+  if (kind == TokenKind::Indent) {
+    syntaxError(tok().loc, "expected an indented block " + context + ", got " +
+                               describe(tok()));
+    return false;
+  }
   error(tok().loc, "expected " + what + " " + context + ", got " + describe(tok()));
   return false;
 }
 
 ExprPtr Parser::checkHeight(ExprPtr expr) {
   if (expr && expr->getHeight() > kMaxExprHeight)
-    return error(expr->getLoc(), "expression too deeply nested (more than " +
+    return syntaxError(expr->getLoc(), "expression too deeply nested (more than " +
                                      llvm::Twine(kMaxExprHeight) + " levels)");
   return expr;
 }
@@ -185,45 +226,188 @@ ExprPtr Parser::checkHeight(ExprPtr expr) {
 
 std::unique_ptr<Module> Parser::parseModule() {
   auto module = std::make_unique<Module>();
-  while (!failed && !is(TokenKind::Eof)) {
-    switch (tok().kind) {
-    case TokenKind::Newline:
-      consume();
-      break;
-    case TokenKind::kw_import:
-    case TokenKind::kw_from:
-      parseImport(*module);
-      break;
-    case TokenKind::Identifier:
-      parseGlobal(*module);
-      break;
-    case TokenKind::At:
-    case TokenKind::kw_def:
-      if (auto function = parseFunction()) {
-        if (module->lookup(function->getName()))
-          error(function->getLoc(),
-                "redefinition of function '" + function->getName() + "'");
-        module->functions.push_back(std::move(function));
-      }
-      break;
-    case TokenKind::String:
-      // A docstring or another bare string: ignored, as in a function body.
-      while (consumeIf(TokenKind::String))
-        ;
-      expect(TokenKind::Newline, "after a string at the top level");
-      break;
-    case TokenKind::Indent:
-      error(tok().loc, "unexpected indent");
-      break;
-    default:
-      error(tok().loc, "only imports, constants (NAME = value) and function "
-                       "definitions are allowed at the top level, got " + describe(tok()));
-      break;
-    }
-  }
-  if (failed)
+  while (!failed && !is(TokenKind::Eof))
+    parseTopLevelItem(*module);
+  if (failed) {
+    diag.error(pendingLoc, pendingMessage);
     return nullptr;
+  }
   return module;
+}
+
+bool Parser::startsKernelDefinition() const {
+  // Decorator lines: '@' dotted-name [ '(' ... ')' ] NEWLINE (the lexer drops
+  // newlines inside brackets).
+  size_t i = pos;
+  while (tokens[i].is(TokenKind::At)) {
+    std::string name;
+    for (++i; tokens[i].is(TokenKind::Identifier) || tokens[i].is(TokenKind::Dot); ++i)
+      name += tokens[i].text.str();
+    if (isKernelDecoratorName(name))
+      return true;
+    while (!tokens[i].is(TokenKind::Newline) && !tokens[i].is(TokenKind::Eof))
+      ++i;
+    while (tokens[i].is(TokenKind::Newline))
+      ++i;
+  }
+  return false;
+}
+
+std::string Parser::nameDefinedHere() const {
+  size_t i = pos;
+  while (tokens[i].is(TokenKind::At) || tokens[i].is(TokenKind::Newline)) {
+    while (!tokens[i].is(TokenKind::Newline) && !tokens[i].is(TokenKind::Eof))
+      ++i;
+    if (tokens[i].is(TokenKind::Eof))
+      return "";
+    ++i;
+  }
+  if ((tokens[i].is(TokenKind::kw_def) || tokens[i].is(TokenKind::kw_class)) &&
+      tokens[i + 1 < tokens.size() ? i + 1 : i].is(TokenKind::Identifier))
+    return tokens[i + 1].text.str();
+  if (!tokens[i].is(TokenKind::Identifier) || i + 1 >= tokens.size())
+    return "";
+  TokenKind next = tokens[i + 1].kind;
+  bool assigns = next == TokenKind::Equal || next == TokenKind::Colon ||
+                 (next >= TokenKind::PlusEqual && next <= TokenKind::AtEqual);
+  return assigns ? tokens[i].text.str() : "";
+}
+
+void Parser::skipStatement(unsigned level) {
+  while (!is(TokenKind::Eof)) {
+    TokenKind kind = tok().kind;
+    consume();
+    if ((kind == TokenKind::Newline || kind == TokenKind::Dedent) &&
+        indentLevel <= level && !is(TokenKind::Indent) && !is(TokenKind::Dedent))
+      return;
+  }
+}
+
+void Parser::parseTopLevelItem(Module &module) {
+  size_t start = pos;
+  unsigned level = indentLevel;
+  SourceLoc loc = tok().loc;
+  bool kernel = false;
+  switch (tok().kind) {
+  case TokenKind::Newline:
+    consume();
+    return;
+  case TokenKind::kw_import:
+  case TokenKind::kw_from:
+    parseImport(module);
+    break;
+  case TokenKind::Identifier:
+    parseGlobal(module);
+    break;
+  case TokenKind::At:
+  case TokenKind::kw_def:
+    kernel = startsKernelDefinition();
+    if (auto function = parseFunction()) {
+      if (module.lookup(function->getName())) {
+        // Python keeps the last definition; tilec refuses the ambiguity in
+        // code it compiles and leaves it to a use elsewhere.
+        if (kernel || function->isKernel()) {
+          error(function->getLoc(), "redefinition of function '" + function->getName() + "'");
+          return;
+        }
+        module.hostCode.push_back({function->getName().str(), function->getLoc(),
+                                   "a second definition of '" + function->getName().str() +
+                                       "' in this file",
+                                   function->getLoc()});
+        return;
+      }
+      module.functions.push_back(std::move(function));
+    }
+    break;
+  case TokenKind::String:
+    // A docstring or another bare string: ignored, as in a function body.
+    while (consumeIf(TokenKind::String))
+      ;
+    expect(TokenKind::Newline, "after a string at the top level");
+    break;
+  case TokenKind::Indent:
+    syntaxError(tok().loc, "unexpected indent");
+    return;
+  case TokenKind::kw_try:
+  case TokenKind::kw_if:
+    // `try: from triton.language.extra import libdevice` / `if HAS_X: import
+    // ...`: the imports of the first branch that binds a name.
+    consume();
+    if (tok().kind != TokenKind::Colon) {
+      // The condition of an `if`: host Python, not evaluated.
+      while (!is(TokenKind::Colon) && !is(TokenKind::Newline) && !is(TokenKind::Eof))
+        consume();
+    }
+    if (consumeIf(TokenKind::Colon) && consumeIf(TokenKind::Newline) &&
+        consumeIf(TokenKind::Indent)) {
+      llvm::StringSet<> bound;
+      parseTopLevelBlock(module, bound);
+      // The other branches (`except`, `elif`, `else`, `finally`) the same way.
+      while (!failed && (is(TokenKind::kw_except) || is(TokenKind::kw_elif) ||
+                         is(TokenKind::kw_else) || is(TokenKind::kw_finally))) {
+        while (!is(TokenKind::Colon) && !is(TokenKind::Newline) && !is(TokenKind::Eof))
+          consume();
+        if (!(consumeIf(TokenKind::Colon) && consumeIf(TokenKind::Newline) &&
+              consumeIf(TokenKind::Indent)))
+          break;
+        parseTopLevelBlock(module, bound);
+      }
+      if (!failed && indentLevel == level)
+        return;
+    }
+    error(loc, "a top-level '" + tokens[start].text + "' block (Python host code)");
+    break;
+  default:
+    error(loc, "a top-level " + describe(tok()) + " (Python host code)");
+    break;
+  }
+  if (!failed || kernel || pendingIsSyntax)
+    return;
+  // Python host code: kept for an error where a kernel uses what it defines.
+  size_t end = pos;
+  pos = start;
+  std::string name = nameDefinedHere();
+  pos = end;
+  module.hostCode.push_back({name, loc, pendingMessage, pendingLoc});
+  failed = false;
+  if (pos == start || !(tokens[pos - 1].is(TokenKind::Newline) ||
+                        tokens[pos - 1].is(TokenKind::Dedent)) ||
+      indentLevel > level || is(TokenKind::Indent) || is(TokenKind::Dedent))
+    skipStatement(level);
+}
+
+void Parser::parseTopLevelBlock(Module &module, llvm::StringSet<> &bound) {
+  unsigned level = indentLevel;
+  while (!failed && !is(TokenKind::Eof) && indentLevel >= level) {
+    if (is(TokenKind::Dedent) || is(TokenKind::Newline)) {
+      consume();
+      continue;
+    }
+    if (!is(TokenKind::kw_import) && !is(TokenKind::kw_from)) {
+      std::string name = nameDefinedHere();
+      if (!name.empty())
+        module.hostCode.push_back({name, tok().loc,
+                                   "assigned in a top-level block that tilec does not run",
+                                   tok().loc});
+      skipStatement(level);
+      continue;
+    }
+    Module scratch;
+    parseImport(scratch);
+    if (failed) {
+      if (pendingIsSyntax)
+        return;
+      failed = false;
+      skipStatement(level);
+      continue;
+    }
+    for (const auto &[name, path] : scratch.tritonAliases)
+      if (bound.insert(name).second)
+        module.tritonAliases[name] = path;
+    for (ForeignImport &import : scratch.foreignImports)
+      if (bound.insert(import.name).second)
+        module.foreignImports.push_back(std::move(import));
+  }
 }
 
 bool Parser::parseDottedName(std::string &name, const llvm::Twine &context) {
@@ -387,8 +571,13 @@ void Parser::parseGlobal(Module &module) {
   if (recordModuleAlias(module, global) || applyDecoratorCall(module, global))
     return void(expect(TokenKind::Newline, "after the module-level assignment"));
   if (module.lookupGlobal(global.name)) {
-    error(global.loc, "redefinition of module-level '" + global.name + "'");
-    return;
+    // Python's later value wins, but an earlier constant may have read the
+    // first one: a use of the name is an error (Sema sees the host code).
+    module.hostCode.push_back({global.name, global.loc,
+                               "a second assignment of '" + global.name +
+                                   "' at the top level",
+                               global.loc});
+    return void(expect(TokenKind::Newline, "after the module-level assignment"));
   }
   if (expect(TokenKind::Newline, "after the module-level assignment"))
     module.globals.push_back(std::move(global));
@@ -450,7 +639,7 @@ bool Parser::parseParam(FunctionDef &function, llvm::StringSet<> &seen) {
   param.loc = tok().loc;
   consume();
   if (!seen.insert(param.name).second)
-    return error(param.loc, "duplicate parameter '" + param.name + "'"), false;
+    return syntaxError(param.loc, "duplicate parameter '" + param.name + "'"), false;
   if (consumeIf(TokenKind::Colon) && !parseAnnotation(param))
     return false;
   if (consumeIf(TokenKind::Equal)) {
@@ -508,7 +697,7 @@ bool Parser::parseSuite(Block &block, llvm::StringRef context) {
     return false;
   while (!failed && !consumeIf(TokenKind::Dedent)) {
     if (is(TokenKind::Eof))
-      return error(tok().loc, "unexpected end of file in " + context), false;
+      return syntaxError(tok().loc, "unexpected end of file in " + context), false;
     parseStatement(block);
   }
   return !failed;
@@ -535,10 +724,10 @@ bool Parser::parseStatement(Block &block) {
                             "functions at the top level"),
            false;
   case TokenKind::Indent:
-    return error(tok().loc, "unexpected indent"), false;
+    return syntaxError(tok().loc, "unexpected indent"), false;
   case TokenKind::kw_elif:
   case TokenKind::kw_else:
-    return error(tok().loc, "'" + tok().text + "' without a matching 'if'"), false;
+    return syntaxError(tok().loc, "'" + tok().text + "' without a matching 'if'"), false;
   case TokenKind::kw_class:
   case TokenKind::kw_try:
   case TokenKind::kw_with:
@@ -1005,11 +1194,11 @@ bool Parser::parseCallArgs(std::vector<CallArg> &args, bool allowStarred) {
     if (is(TokenKind::Identifier) && peek().is(TokenKind::Equal)) {
       arg.keyword = tok().text.str();
       if (!keywords.insert(arg.keyword).second)
-        return error(arg.loc, "keyword argument '" + arg.keyword + "' repeated"), false;
+        return syntaxError(arg.loc, "keyword argument '" + arg.keyword + "' repeated"), false;
       consume();
       consume();
     } else if (!keywords.empty()) {
-      return error(arg.loc, "positional argument follows keyword argument"), false;
+      return syntaxError(arg.loc, "positional argument follows keyword argument"), false;
     }
     arg.value = parseExpr();
     if (!arg.value)

@@ -11,6 +11,7 @@
 #include "tilec/Frontend/Autotune.h"
 #include "tilec/Frontend/Heuristics.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -25,9 +26,27 @@ Variable *KernelInstance::createVariable(llvm::StringRef name, SourceLoc loc) {
 }
 
 bool tilec::isEntryPoint(const Module &module, const FunctionDef &def) {
-  return def.isKernel() && llvm::none_of(module.functions, [&](const auto &other) {
-           return other.get() != &def && blockCalls(other->body, def.getName());
-         });
+  if (!def.isKernel())
+    return false;
+  // Device code: the kernels and the undecorated functions they reach. A
+  // launch from host code (`kernel[grid](...)` in a wrapper) is no call.
+  llvm::SmallPtrSet<const FunctionDef *, 16> deviceCode;
+  llvm::SmallVector<const FunctionDef *> work;
+  for (const auto &function : module.functions)
+    if (function->isKernel() && deviceCode.insert(function.get()).second)
+      work.push_back(function.get());
+  while (!work.empty()) {
+    const FunctionDef *caller = work.pop_back_val();
+    for (const auto &function : module.functions)
+      if (!function->isHostFunction() && !deviceCode.count(function.get()) &&
+          blockCalls(caller->body, function->getName())) {
+        deviceCode.insert(function.get());
+        work.push_back(function.get());
+      }
+  }
+  return llvm::none_of(deviceCode, [&](const FunctionDef *other) {
+    return other != &def && blockCalls(other->body, def.getName());
+  });
 }
 
 std::optional<AutotuneSpec> Sema::readAutotuneForCompile(const FunctionDef &def) {
@@ -85,28 +104,14 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
   auto heuristicFor = [&](llvm::StringRef name) {
     return llvm::any_of(heuristics, [&](const Heuristic &h) { return h.name == name; });
   };
-  auto isKernelDecorator = [](llvm::StringRef name) {
-    llvm::StringRef last = name.rsplit('.').second;
-    if (last.empty())
-      last = name;
-    llvm::StringRef prefix = name.size() > last.size() ? name.drop_back(last.size() + 1) : "";
-    return (last == "kernel" || last == "jit") &&
-           (prefix.empty() || prefix == "triton" || prefix == "tl" || prefix == "tilec");
-  };
-  bool hasKernelDecorator = llvm::any_of(
-      def.decorators, [&](const Decorator &d) { return isKernelDecorator(d.name); });
   for (const Decorator &decorator : def.decorators) {
     if (isAutotuneDecorator(decorator.name) || isHeuristicsDecorator(decorator.name))
       continue;
     llvm::StringRef name = decorator.name;
-    if (!isKernelDecorator(name)) {
+    if (!isKernelDecoratorName(name)) {
       // Projects wrap their kernels (FlagGems' @libentry()); beside a
       // @triton.jit such a decorator cannot change the kernel's code.
-      if (hasKernelDecorator)
-        diag.warning(decorator.loc, "unknown decorator '@" + name + "' is ignored");
-      else
-        diag.error(decorator.loc, "unknown decorator '@" + name +
-                                      "'; expected @kernel, @jit, @triton.jit or @autotune");
+      diag.warning(decorator.loc, "unknown decorator '@" + name + "' is ignored");
       continue;
     }
     for (const CallArg &arg : decorator.args) {
@@ -606,7 +611,7 @@ tilec::analyze(const Module &module, const SemaOptions &options,
                     srcMgr.getMemoryBuffer(srcMgr.getMainFileID())->getBufferStart())
               : SourceLoc();
       diag.error(start, "no kernels in this file (a kernel is a function "
-                        "with a @kernel decorator)");
+                        "decorated with @triton.jit or @kernel)");
     }
   }
   for (const auto &define : options.defines) {

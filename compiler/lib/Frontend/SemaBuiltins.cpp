@@ -81,7 +81,7 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
       builtin = lookupBuiltin(calleeName);
     }
     if (!builtin) {
-      if (!reportForeignName(calleeName, callee.getLoc()))
+      if (!reportUnreadableName(calleeName, callee.getLoc()))
         diag.error(callee.getLoc(), "unknown function '" + calleeName + "'");
       return nullptr;
     }
@@ -93,7 +93,7 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
       std::string path = module.expandTritonAlias(dotted);
       llvm::StringRef pathRoot = llvm::StringRef(path).split('.').first;
       if (pathRoot != "tl" && pathRoot != "triton") {
-        if (!reportForeignName(root, callee.getLoc()))
+        if (!reportUnreadableName(root, callee.getLoc()))
           diag.error(callee.getLoc(), "unknown name '" + root + "'");
         return nullptr;
       }

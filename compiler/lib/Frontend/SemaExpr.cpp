@@ -215,7 +215,7 @@ ExprPtr Sema::analyzeName(const NameExpr &expr) {
     return makeConstant(expr.getLoc(), ConstValue::getDType(*dtype));
   if (const GlobalDef *global = module.lookupGlobal(expr.getName()))
     return analyzeGlobal(*global, expr.getLoc());
-  if (reportForeignName(expr.getName(), expr.getLoc()))
+  if (reportUnreadableName(expr.getName(), expr.getLoc()))
     return nullptr;
   if (module.lookup(expr.getName()))
     diag.error(expr.getLoc(), "device function '" + expr.getName() +
@@ -230,6 +230,13 @@ ExprPtr Sema::analyzeName(const NameExpr &expr) {
 ExprPtr Sema::analyzeGlobal(const GlobalDef &global, SourceLoc loc) {
   if (auto it = globalValues.find(&global); it != globalValues.end())
     return makeConstant(loc, it->second);
+  if (const HostCode *host = module.lookupHostCode(global.name)) {
+    diag.error(loc, "module-level '" + global.name +
+                        "' is also assigned elsewhere; tilec cannot tell which value "
+                        "the kernel sees (assign it once)");
+    diag.note(host->reasonLoc, host->reason);
+    return nullptr;
+  }
   if (llvm::is_contained(evaluatingGlobals, &global)) {
     diag.error(loc, "module-level '" + global.name + "' is defined in terms of itself");
     return nullptr;
@@ -254,10 +261,17 @@ ExprPtr Sema::analyzeGlobal(const GlobalDef &global, SourceLoc loc) {
   return makeConstant(loc, *constant);
 }
 
-bool Sema::reportForeignName(llvm::StringRef name, SourceLoc loc) {
+bool Sema::reportUnreadableName(llvm::StringRef name, SourceLoc loc) {
   const ForeignImport *import = module.lookupForeign(name);
-  if (!import)
-    return false;
+  if (!import) {
+    const HostCode *host = module.lookupHostCode(name);
+    if (!host)
+      return false;
+    diag.error(loc, "'" + name + "' is defined by Python host code that tilec does not "
+                                 "compile");
+    diag.note(host->reasonLoc, host->reason);
+    return true;
+  }
   diag.error(loc, "'" + name + "' comes from module '" + import->module +
                       "', which tilec cannot read: define it in this file");
   diag.note(import->loc, "imported here");
@@ -320,7 +334,7 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
       return makeConstant(expr.getLoc(), ConstValue::getString(*marker));
     if (lookupBuiltin(dotted))
       diag.error(expr.getLoc(), "builtin '" + dotted + "' can only be called");
-    else if (!reportForeignName(root, expr.getLoc()))
+    else if (!reportUnreadableName(root, expr.getLoc()))
       diag.error(expr.getLoc(), "unknown name '" + dotted + "'");
     return nullptr;
   }

@@ -106,6 +106,13 @@ ExprPtr Sema::callDeviceFunction(const FunctionDef &def, const CallExpr &call) {
   // helpers) is inlined like any device function; it is an entry point only
   // when named by --kernel or launched by the JIT.
   SourceLoc loc = call.getCallee().getLoc();
+  if (def.isHostFunction()) {
+    diag.error(loc, "'" + def.getName() + "' is decorated with @" +
+                        def.decorators.front().name +
+                        ", not @triton.jit: it is Python host code, which tilec does not "
+                        "compile");
+    return nullptr;
+  }
   if (llvm::is_contained(callStack, &def)) {
     std::string cycle;
     auto first = llvm::find(callStack, &def);

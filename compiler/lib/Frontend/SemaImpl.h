@@ -95,8 +95,9 @@ public:
   /// The value of module-level constant `global`, read at `loc`.
   ExprPtr analyzeGlobal(const GlobalDef &global, SourceLoc loc);
   /// Reports `name` when a foreign import binds it (a module tilec cannot
-  /// read); returns whether it did.
-  bool reportForeignName(llvm::StringRef name, SourceLoc loc);
+  /// read) or Python host code defines it (a class, a function outside the
+  /// language); returns whether it did.
+  bool reportUnreadableName(llvm::StringRef name, SourceLoc loc);
   ExprPtr analyzeAttribute(const AttributeExpr &expr);
   ExprPtr analyzeUnary(const UnaryExpr &expr);
   ExprPtr analyzeBinary(SourceLoc loc, BinaryOp op, ExprPtr lhs, ExprPtr rhs);

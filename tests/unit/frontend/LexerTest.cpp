@@ -154,49 +154,84 @@ TEST_P(LexerErrors, ReportsWithLocation) {
 INSTANTIATE_TEST_SUITE_P(
     All, LexerErrors,
     ::testing::Values(
-        LexError{"x = 'abc\n", "test.tile:1:5: error: unterminated string literal"},
+        LexError{"x = 'abc\n",
+                 "test.tile:1:5: error: unterminated string literal"},
         LexError{"x = '''abc\n\n",
                  "test.tile:1:5: error: unterminated triple-quoted string literal"},
-        LexError{"x = $\n", "test.tile:1:5: error: unexpected character '$'"},
-        LexError{"x = 1 ? 2\n", "test.tile:1:7: error: unexpected character '?'"},
-        LexError{"x\x01\n", "test.tile:1:2: error: unexpected byte 0x01"},
-        LexError{"x = \xc3\xa9\n",
-                 "test.tile:1:5: error: unexpected byte 0xc3; only ASCII is allowed "
-                 "outside strings and comments"},
         LexError{"if x:\n        a\n    b\n",
                  "test.tile:3:5: error: unindent does not match any outer "
                  "indentation level"},
-        LexError{"f(1,\n  2\n", "test.tile:1:2: error: '(' was never closed"},
-        LexError{"x = 1)\n", "test.tile:1:6: error: unmatched ')'"},
-        LexError{"x = [1)\n", "test.tile:1:7: error: closing ')' does not match '['"},
-        LexError{"x = 1abc\n", "test.tile:1:5: error: invalid numeric literal '1abc'"},
-        LexError{"x = 1__0\n", "test.tile:1:5: error: invalid numeric literal '1__0'"},
-        LexError{"x = 0x\n", "test.tile:1:5: error: invalid numeric literal '0x'"},
-        LexError{"x = 0b102\n", "test.tile:1:5: error: invalid numeric literal '0b102'"},
-        LexError{"x = 012\n",
-                 "test.tile:1:5: error: leading zeros in decimal integer literals "
-                 "are not permitted; use 0o for octal"},
-        LexError{"x = 99999999999999999999\n",
-                 "test.tile:1:5: error: integer literal '99999999999999999999' does "
-                 "not fit in 64 bits"},
-        LexError{"x = f'a'\n", "test.tile:1:5: error: f-strings are not supported"},
+        LexError{"f(1,\n  2\n",
+                 "test.tile:1:2: error: '(' was never closed"},
+        LexError{"x = 1)\n",
+                 "test.tile:1:6: error: unmatched ')'"},
+        LexError{"x = [1)\n",
+                 "test.tile:1:7: error: closing ')' does not match '['"},
         LexError{"x = 1 \\ 2\n",
                  "test.tile:1:7: error: unexpected character after line "
-                 "continuation character '\\'"},
+                 "continuation character '\\'"}));
+
+/// A mistake inside one token is an Invalid token, reported where a kernel
+/// reads it (host code around kernels may hold such tokens).
+class InvalidTokens : public ::testing::TestWithParam<LexError> {};
+
+TEST_P(InvalidTokens, ReportedInKernels) {
+  Compilation lexed(GetParam().source);
+  std::vector<Token> tokens = lexed.lexTokens();
+  EXPECT_EQ(lexed.numErrors(), 0u) << lexed.output();
+  EXPECT_TRUE(llvm::any_of(tokens, [](const Token &t) { return t.is(K::Invalid); }));
+
+  Compilation c(std::string("@kernel\ndef k():\n    ") + GetParam().source);
+  EXPECT_EQ(c.parse(), nullptr);
+  EXPECT_EQ(c.numErrors(), 1u);
+  EXPECT_EQ(c.firstError(), GetParam().message);
+
+  // In host code the same line is skipped.
+  Compilation host(std::string("def host():\n    ") + GetParam().source);
+  EXPECT_NE(host.parse(), nullptr) << host.output();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, InvalidTokens,
+    ::testing::Values(
+        LexError{"x = $\n",
+                 "test.tile:3:9: error: unexpected character '$'"},
+        LexError{"x = 1 ? 2\n",
+                 "test.tile:3:11: error: unexpected character '?'"},
+        LexError{"x\x01\n",
+                 "test.tile:3:6: error: unexpected byte 0x01"},
+        LexError{"x = \xc3\xa9\n",
+                 "test.tile:3:9: error: unexpected byte 0xc3; only ASCII is allowed outside strings and comments"},
+        LexError{"x = 1abc\n",
+                 "test.tile:3:9: error: invalid numeric literal '1abc'"},
+        LexError{"x = 1__0\n",
+                 "test.tile:3:9: error: invalid numeric literal '1__0'"},
+        LexError{"x = 0x\n",
+                 "test.tile:3:9: error: invalid numeric literal '0x'"},
+        LexError{"x = 0b102\n",
+                 "test.tile:3:9: error: invalid numeric literal '0b102'"},
+        LexError{"x = 012\n",
+                 "test.tile:3:9: error: leading zeros in decimal integer literals are not permitted; use 0o for octal"},
+        LexError{"x = 99999999999999999999\n",
+                 "test.tile:3:9: error: integer literal '99999999999999999999' does not fit in 64 bits"},
+        LexError{"x = f'a'\n",
+                 "test.tile:3:9: error: f-strings are not supported"},
         LexError{"x := 1\n",
-                 "test.tile:1:3: error: assignment expressions (':=') are not "
-                 "supported"}));
+                 "test.tile:3:7: error: assignment expressions (':=') are not supported"}));
 
 TEST(Lexer, DiagnosticShowsSourceLineAndCaret) {
-  Compilation c("x = 1\ny = $\n");
+  Compilation c("x = 1\ny = 'abc\n");
   c.lexTokens();
-  EXPECT_EQ(c.output(), "test.tile:2:5: error: unexpected character '$'\n"
-                        "y = $\n"
+  EXPECT_EQ(c.output(), "test.tile:2:5: error: unterminated string literal\n"
+                        "y = 'abc\n"
                         "    ^\n");
 }
 
 TEST(Lexer, StopsAfterTooManyErrors) {
-  Compilation c(std::string(1000, '$'));
+  std::string source;
+  for (int i = 0; i < 100; ++i)
+    source += "x = 1 \\ 2\n";
+  Compilation c(source);
   c.lexTokens();
   EXPECT_EQ(c.numErrors(), 20u);
 }

@@ -220,119 +220,107 @@ TEST_P(ParserErrors, ReportsFirstErrorOnly) {
 INSTANTIATE_TEST_SUITE_P(
     All, ParserErrors,
     ::testing::Values(
-        ParseError{"def f(x y): pass\n",
-                   "test.tile:1:9: error: expected ',' or ')' after parameter 'x', "
+        ParseError{"@kernel\ndef f(x y): pass\n",
+                   "test.tile:2:9: error: expected ',' or ')' after parameter 'x', "
                    "got identifier 'y'"},
-        ParseError{"def f(x: foo): pass\n",
-                   "test.tile:1:10: error: unknown type 'foo'; expected a scalar type "
+        ParseError{"@kernel\ndef f(x: foo): pass\n",
+                   "test.tile:2:10: error: unknown type 'foo'; expected a scalar type "
                    "(i32, fp32, ...), a pointer (*fp32, ...) or constexpr"},
-        ParseError{"def f(x, x): pass\n", "test.tile:1:10: error: duplicate parameter 'x'"},
-        ParseError{"def f()\n    pass\n",
-                   "test.tile:1:8: error: expected ':' after function signature, got "
+        ParseError{"@kernel\ndef f(x, x): pass\n", "test.tile:2:10: error: duplicate parameter 'x'"},
+        ParseError{"@kernel\ndef f()\n    pass\n",
+                   "test.tile:2:8: error: expected ':' after function signature, got "
                    "end of line"},
-        ParseError{"def f():\npass\n",
-                   "test.tile:2:1: error: expected an indented block after function "
+        ParseError{"@kernel\ndef f():\npass\n",
+                   "test.tile:3:1: error: expected an indented block after function "
                    "definition, got 'pass'"},
-        ParseError{"def f():\n    x = 1\n        y = 2\n",
-                   "test.tile:3:1: error: unexpected indent"},
-        ParseError{"1 + 2\n",
-                   "test.tile:1:1: error: only imports, constants (NAME = value) and "
-                   "function definitions are allowed at the top level, got integer "
-                   "literal 1"},
-        ParseError{"x += 1\n",
-                   "test.tile:1:3: error: expected '=' after module-level name 'x' (only "
-                   "NAME = value is allowed at the top level), got '+='"},
-        ParseError{"x: i32 = 1\n",
-                   "test.tile:1:4: error: a module-level name may only be annotated "
-                   "constexpr, int, float or bool, got 'i32'"},
-        ParseError{"x = 1\nx = 2\n",
-                   "test.tile:2:1: error: redefinition of module-level 'x'"},
-        ParseError{"def f():\n    if x\n        pass\n",
-                   "test.tile:2:9: error: expected ':' after 'if' condition, got end "
+        ParseError{"@kernel\ndef f():\n    x = 1\n        y = 2\n",
+                   "test.tile:4:1: error: unexpected indent"},
+        ParseError{"@kernel\ndef f():\n    if x\n        pass\n",
+                   "test.tile:3:9: error: expected ':' after 'if' condition, got end "
                    "of line"},
-        ParseError{"def f():\n    x = (1 +)\n",
-                   "test.tile:2:13: error: expected an expression, got ')'"},
-        ParseError{"def f():\n    f(a=1, 2)\n",
-                   "test.tile:2:12: error: positional argument follows keyword argument"},
-        ParseError{"def f():\n    f(a=1, a=2)\n",
-                   "test.tile:2:12: error: keyword argument 'a' repeated"},
-        ParseError{"def f():\n    a < b < c\n",
-                   "test.tile:2:11: error: chained comparisons like 'a < b < c' are "
+        ParseError{"@kernel\ndef f():\n    x = (1 +)\n",
+                   "test.tile:3:13: error: expected an expression, got ')'"},
+        ParseError{"@kernel\ndef f():\n    f(a=1, 2)\n",
+                   "test.tile:3:12: error: positional argument follows keyword argument"},
+        ParseError{"@kernel\ndef f():\n    f(a=1, a=2)\n",
+                   "test.tile:3:12: error: keyword argument 'a' repeated"},
+        ParseError{"@kernel\ndef f():\n    a < b < c\n",
+                   "test.tile:3:11: error: chained comparisons like 'a < b < c' are "
                    "not supported; write '(a < b) and (b < c)'"},
-        ParseError{"def f():\n    a = b = 1\n",
-                   "test.tile:2:11: error: chained assignment ('a = b = c') is not "
+        ParseError{"@kernel\ndef f():\n    a = b = 1\n",
+                   "test.tile:3:11: error: chained assignment ('a = b = c') is not "
                    "supported"},
-        ParseError{"def f():\n    x[0] = 1\n",
-                   "test.tile:2:5: error: cannot assign to an element or attribute; "
+        ParseError{"@kernel\ndef f():\n    x[0] = 1\n",
+                   "test.tile:3:5: error: cannot assign to an element or attribute; "
                    "tiles are values, build a new one instead"},
-        ParseError{"def f():\n    1 = x\n",
-                   "test.tile:2:5: error: cannot assign to this expression"},
-        ParseError{"def f():\n    def g(): pass\n",
-                   "test.tile:2:5: error: nested functions are not supported; define "
+        ParseError{"@kernel\ndef f():\n    1 = x\n",
+                   "test.tile:3:5: error: cannot assign to this expression"},
+        ParseError{"@kernel\ndef f():\n    def g(): pass\n",
+                   "test.tile:3:5: error: nested functions are not supported; define "
                    "device functions at the top level"},
-        ParseError{"def f():\n    class A: pass\n",
-                   "test.tile:2:5: error: 'class' statements are not supported"},
-        ParseError{"def f():\n    else:\n",
-                   "test.tile:2:5: error: 'else' without a matching 'if'"},
-        ParseError{"def f():\n    x = lambda a b: 1\n",
-                   "test.tile:2:18: error: expected ':' after the parameters of a "
+        ParseError{"@kernel\ndef f():\n    class A: pass\n",
+                   "test.tile:3:5: error: 'class' statements are not supported"},
+        ParseError{"@kernel\ndef f():\n    else:\n",
+                   "test.tile:3:5: error: 'else' without a matching 'if'"},
+        ParseError{"@kernel\ndef f():\n    x = lambda a b: 1\n",
+                   "test.tile:3:18: error: expected ':' after the parameters of a "
                    "lambda, got identifier 'b'"},
-        ParseError{"def f():\n    x = {1}\n",
-                   "test.tile:2:10: error: dict keys must be string literals (as in "
+        ParseError{"@kernel\ndef f():\n    x = {1}\n",
+                   "test.tile:3:10: error: dict keys must be string literals (as in "
                    "triton.Config({'BLOCK_SIZE': 128})); set literals are not supported"},
-        ParseError{"def f():\n    x = {'a' 1}\n",
-                   "test.tile:2:14: error: expected ':' after a dict key, got integer literal 1"},
-        ParseError{"def f():\n    x = a in b\n",
-                   "test.tile:2:11: error: the 'in' operator is not supported"},
-        ParseError{"def f():\n    x: i32\n",
-                   "test.tile:2:11: error: an annotation without a value ('x: type') "
+        ParseError{"@kernel\ndef f():\n    x = {'a' 1}\n",
+                   "test.tile:3:14: error: expected ':' after a dict key, got integer literal 1"},
+        ParseError{"@kernel\ndef f():\n    x = a in b\n",
+                   "test.tile:3:11: error: the 'in' operator is not supported"},
+        ParseError{"@kernel\ndef f():\n    x: i32\n",
+                   "test.tile:3:11: error: an annotation without a value ('x: type') "
                    "is not supported; write 'x: type = value'"},
-        ParseError{"def f():\n    x[0]: i32 = 1\n",
-                   "test.tile:2:5: error: an annotated assignment needs a single name "
+        ParseError{"@kernel\ndef f():\n    x[0]: i32 = 1\n",
+                   "test.tile:3:5: error: an annotated assignment needs a single name "
                    "as its target"},
-        ParseError{"def f(*args): pass\n",
-                   "test.tile:1:7: error: '*', '**' and '/' parameters are not "
+        ParseError{"@kernel\ndef f(*args): pass\n",
+                   "test.tile:2:7: error: '*', '**' and '/' parameters are not "
                    "supported"},
-        ParseError{"def f():\n    x = [i for i y]\n",
-                   "test.tile:2:18: error: expected 'in' after the target of a "
+        ParseError{"@kernel\ndef f():\n    x = [i for i y]\n",
+                   "test.tile:3:18: error: expected 'in' after the target of a "
                    "comprehension, got identifier 'y'"},
-        ParseError{"def f():\n    x = [i for i in y\n",
-                   "test.tile:2:9: error: '[' was never closed"},
-        ParseError{"def f():\n    x = 9223372036854775808\n",
-                   "test.tile:2:9: error: integer literal 9223372036854775808 is too "
+        ParseError{"@kernel\ndef f():\n    x = [i for i in y\n",
+                   "test.tile:3:9: error: '[' was never closed"},
+        ParseError{"@kernel\ndef f():\n    x = 9223372036854775808\n",
+                   "test.tile:3:9: error: integer literal 9223372036854775808 is too "
                    "large; the maximum is 2**63 - 1"},
-        ParseError{"def f(): pass\ndef f(): pass\n",
-                   "test.tile:2:5: error: redefinition of function 'f'"},
+        ParseError{"@kernel\ndef f(): pass\n@kernel\ndef f(): pass\n",
+                   "test.tile:4:5: error: redefinition of function 'f'"},
         ParseError{"@kernel\nx = 1\n",
                    "test.tile:2:1: error: expected 'def' after decorator, got "
                    "identifier 'x'"},
-        ParseError{"def f():\n    import os\n",
-                   "test.tile:2:5: error: imports are only allowed at the top level"},
-        ParseError{"def f():\n    (a, b) += 1\n",
-                   "test.tile:2:5: error: augmented assignment needs a single name as "
+        ParseError{"@kernel\ndef f():\n    import os\n",
+                   "test.tile:3:5: error: imports are only allowed at the top level"},
+        ParseError{"@kernel\ndef f():\n    (a, b) += 1\n",
+                   "test.tile:3:5: error: augmented assignment needs a single name as "
                    "its target"}));
 
 TEST(Parser, NestingTooDeep) {
-  std::string deep = "def f():\n    x = " + std::string(300, '(') + "1" +
+  std::string deep = "@kernel\ndef f():\n    x = " + std::string(300, '(') + "1" +
                      std::string(300, ')') + "\n";
   Compilation c(deep);
   EXPECT_EQ(c.parse(), nullptr);
   EXPECT_NE(c.firstError().find("nesting too deep"), std::string::npos) << c.output();
 
-  std::string unary = "def f():\n    x = " + std::string(5000, '-') + "1\n";
+  std::string unary = "@kernel\ndef f():\n    x = " + std::string(5000, '-') + "1\n";
   Compilation u(unary);
   EXPECT_EQ(u.parse(), nullptr);
   EXPECT_NE(u.firstError().find("nesting too deep (more than 256 levels)"),
             std::string::npos);
 
-  std::string chain = "def f():\n    x = 1";
+  std::string chain = "@kernel\ndef f():\n    x = 1";
   for (int i = 0; i < 5000; ++i)
     chain += " + 1";
   Compilation ch(chain + "\n");
   EXPECT_EQ(ch.parse(), nullptr);
   EXPECT_NE(ch.firstError().find("expression too deeply nested"), std::string::npos);
 
-  std::string blocks = "def f():\n";
+  std::string blocks = "@kernel\ndef f():\n";
   for (int i = 0; i < 300; ++i)
     blocks += std::string(i + 1, ' ') + "if x:\n";
   blocks += std::string(302, ' ') + "pass\n";
@@ -342,8 +330,56 @@ TEST(Parser, NestingTooDeep) {
 }
 
 TEST(Parser, LexerErrorsStopBeforeParsing) {
-  Compilation c("def f():\n    x = $\n    y = (\n");
+  Compilation c("def f():\n    x = 'a\n    y = (\n");
   EXPECT_EQ(c.parse(), nullptr);
-  EXPECT_EQ(c.numErrors(), 2u); // '$' and the unclosed '('; no parse errors.
+  // The unterminated string and the unclosed '('; no parse errors.
+  EXPECT_EQ(c.numErrors(), 2u) << c.output();
+}
+
+TEST(Parser, HostCodeIsKeptForItsNames) {
+  Compilation c("import torch\n"
+                "try:\n"
+                "    from triton.language.extra.libdevice import tanh\n"
+                "except ImportError:\n"
+                "    from triton.language.extra.cuda.libdevice import tanh, rsqrt\n"
+                "if HAS_X:\n"
+                "    X = 2\n"
+                "1 + 2\n"
+                "x = 1\n"
+                "x = 2\n"
+                "y += 1\n"
+                "class Config:\n"
+                "    a: int = 3\n"
+                "    def f(self, *args): return f\"{args}\"\n"
+                "@torch.compile\n"
+                "def compiled(x): return x\n"
+                "def host(x, **kw):\n"
+                "    with torch.no_grad():\n"
+                "        return [y for y in x if y := 1]\n"
+                "@triton.jit\n"
+                "def k(x_ptr):\n"
+                "    pass\n");
+  Module *module = c.parse();
+  ASSERT_NE(module, nullptr) << c.output();
+  EXPECT_EQ(c.numErrors(), 0u);
+  // The first branch that binds a name wins.
+  EXPECT_EQ(module->tritonAliases["tanh"], "triton.language.extra.libdevice.tanh");
+  EXPECT_EQ(module->tritonAliases["rsqrt"], "triton.language.extra.cuda.libdevice.rsqrt");
+  std::vector<std::string> names;
+  for (const HostCode &code : module->hostCode)
+    names.push_back(code.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"X", "", "x", "y", "Config", "host"}));
+  ASSERT_EQ(module->functions.size(), 2u); // compiled (a host function) and k
+  EXPECT_TRUE(module->functions[0]->isHostFunction());
+  EXPECT_TRUE(module->functions[1]->isKernel());
+}
+
+TEST(Parser, SyntaxErrorsInHostCodeAreReported) {
+  Compilation indent("def host():\n    x = 1\n        y = 2\n");
+  EXPECT_EQ(indent.parse(), nullptr);
+  EXPECT_EQ(indent.firstError(), "test.tile:3:1: error: unexpected indent");
+  Compilation repeated("def host():\n    f(a=1, a=2)\n");
+  EXPECT_EQ(repeated.parse(), nullptr);
+  EXPECT_EQ(repeated.firstError(), "test.tile:2:12: error: keyword argument 'a' repeated");
 }
 } // namespace

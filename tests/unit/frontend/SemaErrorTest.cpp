@@ -223,16 +223,29 @@ TEST(SemaErrors, KernelLevelErrors) {
       {"A = tl.arange(0, 4)\n@jit\ndef k(x: *fp32):\n    tl.store(x, A)\n",
        "test.tile:1:5: error: module-level 'A' must be a compile-time constant, got [4] i32"},
       {"@triton.foo\ndef k():\n    pass\n",
-       "test.tile:1:1: error: unknown decorator '@triton.foo'; expected @kernel, @jit, "
-       "@triton.jit or @autotune"},
+       "test.tile:1:1: error: no kernels in this file (a kernel is a function decorated "
+       "with @triton.jit or @kernel)"},
+      {"@torch.compile\ndef host(x):\n    return x\n@jit\ndef k(x: *fp32):\n"
+       "    tl.store(x, host(1.0))\n",
+       "test.tile:6:17: error: 'host' is decorated with @torch.compile, not @triton.jit: it "
+       "is Python host code, which tilec does not compile"},
+      {"class C:\n    pass\n@jit\ndef k(x: *fp32):\n    tl.store(x, C)\n",
+       "test.tile:5:17: error: 'C' is defined by Python host code that tilec does not "
+       "compile"},
+      {"def host(*args):\n    pass\n@jit\ndef k(x: *fp32):\n    tl.store(x, host(1))\n",
+       "test.tile:5:17: error: 'host' is defined by Python host code that tilec does not "
+       "compile"},
+      {"B = 4\nB = 8\n@jit\ndef k(x: *fp32):\n    tl.store(x, B)\n",
+       "test.tile:5:17: error: module-level 'B' is also assigned elsewhere; tilec cannot "
+       "tell which value the kernel sees (assign it once)"},
       {"@autotune(configs=[config(B=4)], key=['n'])\n@jit\n"
        "def k(n: i32, B: constexpr):\n    pass\n",
        "test.tile:3:15: error: constexpr parameter 'B' of kernel 'k' has no value; it is "
        "tuned by @autotune: pass one config's value with -D B=VALUE, or launch the "
        "kernel through the JIT, which tunes it"},
       {"def helper():\n    pass\n",
-       "test.tile:1:1: error: no kernels in this file (a kernel is a function with a "
-       "@kernel decorator)"},
+       "test.tile:1:1: error: no kernels in this file (a kernel is a function decorated "
+       "with @triton.jit or @kernel)"},
   };
   for (const Case &test : cases) {
     Compilation c(test.source);

@@ -354,6 +354,29 @@ TEST(Sema, AllKernelsOrOneByName) {
   ASSERT_EQ(kernels.size(), 1u) << c.output();
   EXPECT_EQ(kernels[0]->name, "add_kernel");
 }
+
+TEST(Sema, HostWrappersDoNotMakeKernelsHelpers) {
+  // A launch in a host wrapper is no call; a call from a kernel is.
+  Compilation c("import torch\n"
+                "@triton.jit\n"
+                "def scale(x):\n"
+                "    return x * 2\n"
+                "@triton.jit\n"
+                "def k(x_ptr: *fp32):\n"
+                "    tl.store(x_ptr, scale(tl.load(x_ptr)))\n"
+                "def launch(x):\n"
+                "    out = torch.empty_like(x)\n"
+                "    k[(1,)](x)\n"
+                "    scale(x)\n"
+                "    return out\n"
+                "class Op(torch.autograd.Function):\n"
+                "    @staticmethod\n"
+                "    def forward(ctx, x):\n"
+                "        k[(1,)](x)\n");
+  auto kernels = c.analyze();
+  ASSERT_EQ(kernels.size(), 1u) << c.output();
+  EXPECT_EQ(kernels[0]->name, "k");
+}
 } // namespace
 
 namespace {

@@ -637,6 +637,10 @@ struct Decorator {
   std::vector<CallArg> args;
 };
 
+/// Is `name` a decorator that makes an entry point: `kernel` or `jit`, bare
+/// or after `triton.`, `tl.` or `tilec.`?
+bool isKernelDecoratorName(llvm::StringRef name);
+
 /// The reduction or scan of `tl.reduce` / `tl.associative_scan` with a
 /// user's combine function (typed tree only), shared by the CombineExprs of
 /// its results. The combine function is inlined on scalars: `body` computes
@@ -687,13 +691,21 @@ struct Param {
   ExprPtr defaultValue; ///< `= expr`, or null.
 };
 
-/// A `def`. With decorators it is a kernel; without, a device function.
+/// A `def`. With a kernel decorator (`@triton.jit`, `@kernel`) it is a
+/// kernel; without decorators, a device function; with other decorators only
+/// (`@torch.compile`, `@staticmethod`), Python host code tilec does not
+/// compile.
 class FunctionDef {
 public:
   FunctionDef(std::string name, SourceLoc loc) : name(std::move(name)), loc(loc) {}
   llvm::StringRef getName() const { return name; }
   SourceLoc getLoc() const { return loc; }
-  bool isKernel() const { return !decorators.empty(); }
+  bool isKernel() const {
+    return llvm::any_of(decorators,
+                        [](const Decorator &d) { return isKernelDecoratorName(d.name); });
+  }
+  /// Decorated, but not as a kernel: a host function.
+  bool isHostFunction() const { return !decorators.empty() && !isKernel(); }
 
   std::vector<Decorator> decorators;
   std::vector<Param> params;
@@ -720,12 +732,23 @@ struct ForeignImport {
   SourceLoc loc;
 };
 
+/// A top-level statement that is Python host code tilec does not compile (a
+/// class, a function outside the language, a second assignment of one name):
+/// skipped, and an error only where a kernel uses the name it defines.
+struct HostCode {
+  std::string name;   ///< The name it defines, or "".
+  SourceLoc loc;      ///< Where it starts.
+  std::string reason; ///< Why tilec does not compile it.
+  SourceLoc reasonLoc;
+};
+
 /// A parsed .tile file.
 class Module {
 public:
   std::vector<std::unique_ptr<FunctionDef>> functions;
   std::vector<GlobalDef> globals;
   std::vector<ForeignImport> foreignImports;
+  std::vector<HostCode> hostCode;
   /// Names that imports of triton's modules bind, with the dotted path each
   /// stands for: `tl` -> `triton.language` (`import triton.language as
   /// tl`), `libdevice` -> `triton.language.extra.libdevice` (`from
@@ -737,6 +760,8 @@ public:
   const GlobalDef *lookupGlobal(llvm::StringRef name) const;
   /// The foreign import that binds `name`, or null.
   const ForeignImport *lookupForeign(llvm::StringRef name) const;
+  /// The last piece of host code that defines `name`, or null.
+  const HostCode *lookupHostCode(llvm::StringRef name) const;
   /// `dotted` with its first component replaced by the path a triton
   /// import bound to it (unchanged when there is none).
   std::string expandTritonAlias(llvm::StringRef dotted) const;

@@ -21,6 +21,8 @@ namespace tilec {
 /// Token kinds. Keyword kinds are `kw_<spelling>`.
 enum class TokenKind {
   Eof, Newline, Indent, Dedent,
+  /// A mistake inside one token (its message in `stringValue`).
+  Invalid,
   Identifier, Int, Float, String,
   // Keywords.
   kw_and, kw_as, kw_assert, kw_break, kw_class, kw_continue, kw_def, kw_del,
@@ -57,9 +59,11 @@ struct Token {
 };
 
 /// Tokenizes the whole buffer `bufferId` of the engine's SourceMgr. Errors
-/// (stray characters, unterminated strings, bad numbers, inconsistent
-/// dedent, unclosed brackets) are reported to `diag`; the result always ends
-/// with NEWLINE? DEDENT* EOF so the parser never runs off the end.
+/// of the file's structure (unterminated strings, inconsistent dedent,
+/// unclosed brackets) are reported to `diag`; a mistake inside one token
+/// (a stray character, a bad number, an f-string) becomes an Invalid token
+/// that the parser reports if it belongs to code tilec compiles. The result
+/// always ends with NEWLINE? DEDENT* EOF so the parser never runs off the end.
 std::vector<Token> lex(unsigned bufferId, DiagnosticEngine &diag);
 
 } // namespace tilec

@@ -169,6 +169,62 @@ TEST_F(ShapeTest, ExpandDimsAndBroadcast) {
       1e-5, 1e-6, "10 a[c] + b[r] + 100 b[r] a[c]");
 }
 
+TEST_F(ShapeTest, SortFlipTopkHistogramGather) {
+  tile::Kernel K = kernel("sort", "k_sort");
+  const std::size_t M = 4, N = 32, Top = 8, Bins = 16;
+  std::vector<float> X = examples::randomFloats(M * N, -10, 10, 93);
+  X[5] = -0.0f;
+  X[6] = 0.0f;
+  X[40] = X[41]; // a tie
+  std::vector<std::int32_t> Idx(M * N);
+  for (std::size_t I = 0; I < M * N; ++I)
+    Idx[I] = static_cast<std::int32_t>((I * 37 + 11) % 36) - 2; // -2 .. 33
+  auto DX = upload(X);
+  auto DIdx = upload(Idx);
+  auto Asc = poisoned<float>(M * N), Desc = poisoned<float>(M * N);
+  auto Flip = poisoned<float>(M * N), TopK = poisoned<float>(M * Top);
+  auto ISort = poisoned<std::int32_t>(M * N);
+  auto Hist = poisoned<std::int32_t>(Bins);
+  auto Gather = poisoned<float>(M * N);
+  K.launch(tile::Grid{1}, tile::Stream(), DX, DIdx, Asc, Desc, Flip, TopK, ISort, Hist,
+           Gather);
+  Ctx->synchronize();
+  std::vector<float> A = result(Asc, M * N, "sort"), D = result(Desc, M * N, "sort desc");
+  std::vector<float> F = result(Flip, M * N, "flip"), T = result(TopK, M * Top, "topk");
+  std::vector<std::int32_t> IS = result(ISort, M * N, "int sort");
+  std::vector<std::int32_t> H = result(Hist, Bins, "histogram");
+  std::vector<float> G = result(Gather, M * N, "gather");
+  for (std::size_t Row = 0; Row < M; ++Row) {
+    auto First = X.begin() + Row * N;
+    std::vector<float> Sorted(First, First + N);
+    std::sort(Sorted.begin(), Sorted.end());
+    std::vector<std::int32_t> IntSorted(Idx.begin() + Row * N, Idx.begin() + Row * N + N);
+    std::sort(IntSorted.rbegin(), IntSorted.rend());
+    for (std::size_t Col = 0; Col < N; ++Col) {
+      std::size_t I = Row * N + Col;
+      // -0.0 and 0.0 compare equal: either order is sorted.
+      EXPECT_EQ(A[I], Sorted[Col]) << "sort row " << Row << " col " << Col;
+      EXPECT_EQ(D[I], Sorted[N - 1 - Col]) << "sort descending row " << Row;
+      EXPECT_EQ(IS[I], IntSorted[Col]) << "int sort descending row " << Row;
+      // flip moves bits: the sign of a zero survives.
+      EXPECT_EQ(std::signbit(F[I]), std::signbit(X[Row * N + N - 1 - Col]))
+          << "flip row " << Row << " col " << Col;
+      EXPECT_EQ(F[I], X[Row * N + N - 1 - Col]) << "flip row " << Row << " col " << Col;
+      std::int32_t At = Idx[I];
+      float Want = At >= 0 && At < static_cast<std::int32_t>(N) ? X[Row * N + At] : 0.0f;
+      EXPECT_EQ(G[I], Want) << "gather row " << Row << " col " << Col << " index " << At;
+    }
+    for (std::size_t J = 0; J < Top; ++J)
+      EXPECT_EQ(T[Row * Top + J], Sorted[N - 1 - J]) << "topk row " << Row;
+  }
+  for (std::size_t Bin = 0; Bin < Bins; ++Bin) {
+    std::int32_t Count = 0;
+    for (std::int32_t V : Idx)
+      Count += V >= 2 && V == static_cast<std::int32_t>(Bin);
+    EXPECT_EQ(H[Bin], Count) << "histogram bin " << Bin;
+  }
+}
+
 TEST_F(ShapeTest, JoinSplitInterleaveCatSwizzle) {
   tile::Kernel K = kernel("join", "k_join");
   const std::size_t N = 64;

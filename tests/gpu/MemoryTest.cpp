@@ -146,9 +146,11 @@ TEST_F(MemoryTest, OtherElementTypes) {
 
 class BlockPointerTest : public gputest::GpuTest<> {
 protected:
-  /// Runs k_bptr_load from Module on x [M, N]; expects Pad past the edges.
-  void checkPadding(const std::string &Module, bool NanPadding) {
-    tile::Kernel K = kernel(Module, "k_bptr_load");
+  /// Runs Name (k_bptr_load or k_desc_load) from Module on x [M, N];
+  /// expects Pad past the edges.
+  void checkPadding(const std::string &Module, bool NanPadding,
+                    const std::string &Name = "k_bptr_load") {
+    tile::Kernel K = kernel(Module, Name);
     const std::size_t M = 37, N = 45;
     std::size_t R = K.info().constexprInt("R"), C = K.info().constexprInt("C");
     unsigned GR = gputest::blocks(M, R), GC = gputest::blocks(N, C);
@@ -195,6 +197,33 @@ TEST_F(BlockPointerTest, AdvanceAndCheckedStores) {
   gputest::expectEqual(
       Out, [&](std::size_t I) { return X[I] + 1.0f; },
       "x + 1 through advancing block pointers");
+}
+
+TEST_F(BlockPointerTest, TensorDescriptorPadsWithZero) {
+  checkPadding("desc_load_zero", false, "k_desc_load");
+}
+
+TEST_F(BlockPointerTest, TensorDescriptorPadsWithNan) {
+  checkPadding("desc_load_nan", true, "k_desc_load");
+}
+
+TEST_F(BlockPointerTest, TensorDescriptorNegativeOffsetsAndStrides) {
+  tile::Kernel K = kernel("desc_shift", "k_desc_shift");
+  const std::size_t M = 37, N = 200, LD = 213; // Tiles [16, 64]: both edges ragged.
+  std::vector<float> X = examples::randomFloats(M * LD, -1, 1, 101);
+  auto DX = upload(X);
+  auto DOut = poisoned<float>(M * N + 256);
+  K.launch(tile::Grid{gputest::blocks(M, K.info().constexprInt("R"))}, tile::Stream(),
+           DX, DOut, I32(M), I32(N), I32(LD));
+  Ctx->synchronize();
+  std::vector<float> Out = result(DOut, M * N, "tensor-descriptor store");
+  gputest::expectEqual(
+      Out,
+      [&](std::size_t I) {
+        std::size_t Row = I / N, Col = I % N;
+        return (Row == 0 ? 0.0f : X[(Row - 1) * LD + Col]) + 1.0f;
+      },
+      "1 + x moved down a row through tensor descriptors");
 }
 
 TEST_F(BlockPointerTest, OneDimensional) {

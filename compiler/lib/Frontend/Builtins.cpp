@@ -141,6 +141,14 @@ std::vector<BuiltinInfo> buildTable() {
   add(B::PyInt, "int", {req("x")}, Python);
   add(B::PyBool, "bool", {req("x")}, Python);
   add(B::PyLen, "len", {req("x")}, Python);
+  add(B::View, "view", {req("input"), req("shape")}, Method | Variadic);
+  add(B::MakeTensorDescriptor, "make_tensor_descriptor",
+      {req("base"), req("shape"), req("strides"), req("block_shape"),
+       opt("padding_option", str("zero"))});
+  // desc.load(offsets) / desc.store(offsets, value): methods only (tl.load
+  // and tl.store resolve to the entries above).
+  add(B::DescriptorLoad, "load", {req("desc"), req("offsets")}, Method);
+  add(B::DescriptorStore, "store", {req("desc"), req("offsets"), req("value")}, Method);
   return table;
 }
 

@@ -1,9 +1,10 @@
 //===- Prelude.cpp - triton.language functions written in the language ---===//
 //
 // Triton's random numbers, the reductions it writes with a combine
-// function (cumprod, xor_sum), swizzle2d, ravel, and join, split, interleave
-// and cat built from where, broadcasts and reductions (correct for every
-// value; a dedicated layout would make them cheaper). The random numbers: Philox 4x32 with 10
+// function (cumprod, xor_sum), swizzle2d, ravel, and join, split, interleave,
+// cat, flip, sort and topk (a bitonic network), histogram and gather built
+// from where, broadcasts, reshapes and reductions (correct for every value;
+// a dedicated layout would make them cheaper). The random numbers: Philox 4x32 with 10
 // rounds keyed by the seed, counting from the offsets (a 64-bit offset fills
 // two counter words), so that a seed and offsets give the numbers Triton
 // gives (philox() itself runs Philox 4x64 on 64-bit counters); uniform
@@ -202,6 +203,137 @@ def _tilec_xor(a, b):
 def xor_sum(input, axis: tl.constexpr = None, keep_dims: tl.constexpr = False):
     tl.static_assert(input.dtype.is_int(), "xor_sum only supports integers")
     return tl.reduce(input, axis, _tilec_xor, keep_dims)
+
+
+def _tilec_log2(n: tl.constexpr):
+    steps = 0
+    for i in tl.static_range(31):
+        if (1 << i) < n:
+            steps += 1
+    return steps
+
+
+def _tilec_along(x, axis: tl.constexpr, rank: tl.constexpr):
+    # A 1-D tile as dimension `axis` of a rank-`rank` tile (others of size 1).
+    for _ in tl.static_range(axis):
+        x = tl.expand_dims(x, 0)
+    for _ in tl.static_range(rank - 1 - axis):
+        x = tl.expand_dims(x, len(x.shape))
+    return x
+
+
+def _tilec_last_dim(x, dim: tl.constexpr, what: tl.constexpr):
+    # Triton's sort, topk and flip work along the last dimension only.
+    rank: tl.constexpr = len(x.shape)
+    tl.static_assert(rank > 0, what + " needs a tile")
+    if dim is not None:
+        tl.static_assert(dim == rank - 1 or dim == -1,
+                         what + " works along the last dimension only")
+    n: tl.constexpr = x.shape[rank - 1]
+    tl.static_assert(n & (n - 1) == 0, what + " needs a power-of-two last dimension")
+    return n
+
+
+def _tilec_swap_halves(y, axis: tl.constexpr, swap):
+    # Along `axis` (of size 2): where `swap`, the two elements trade places.
+    # Elements are picked by index, exact for any value (NaN, -0.0).
+    index = tl.broadcast_to(tl._tilec_along(tl.arange(0, 2), axis, len(y.shape)), y.shape)
+    first, i0 = tl.reduce((y, index), axis, _tilec_at_0, True)
+    second, i1 = tl.reduce((y, index), axis, _tilec_at_1, True)
+    partner = tl.where(index == 0, second, first)
+    return tl.where(swap, partner, y)
+
+
+def flip(x, dim: tl.constexpr = None):
+    # The last dimension viewed as log2(n) dimensions of 2; swapping the two
+    # halves of each maps index i to n - 1 - i.
+    n: tl.constexpr = tl._tilec_last_dim(x, dim, "flip")
+    rank: tl.constexpr = len(x.shape)
+    steps: tl.constexpr = tl._tilec_log2(n)
+    shape = x.shape[:rank - 1]
+    for _ in tl.static_range(steps):
+        shape = shape + (2,)
+    y = tl.reshape(x, shape)
+    for i in tl.static_range(steps):
+        y = tl._tilec_swap_halves(y, rank - 1 + i, True)
+    return tl.reshape(y, x.shape)
+
+
+def _tilec_compare_swap(x, distance: tl.constexpr, block: tl.constexpr,
+                        descending: tl.constexpr):
+    # One step of a bitonic network along the last dimension: elements
+    # `distance` apart are put in order, ascending where bit log2(block) of
+    # their index is 0 (block 0: every pair in the order `descending` says),
+    # the network Triton's sort runs, so that NaNs land where Triton's do.
+    rank: tl.constexpr = len(x.shape)
+    n: tl.constexpr = x.shape[rank - 1]
+    groups: tl.constexpr = n // (2 * distance)
+    y = tl.reshape(x, x.shape[:rank - 1] + (groups, 2, distance))
+    pair = tl.broadcast_to(tl._tilec_along(tl.arange(0, 2), rank, rank + 2), y.shape)
+    first, i0 = tl.reduce((y, pair), rank, _tilec_at_0, True)
+    second, i1 = tl.reduce((y, pair), rank, _tilec_at_1, True)
+    if block == 0:
+        flipped = descending
+    else:
+        group = tl.arange(0, groups) * (2 * distance) // block % 2
+        flipped = tl._tilec_along(group, rank - 1, rank + 2) != 0
+    swap = (first > second) != flipped
+    return tl.reshape(tl._tilec_swap_halves(y, rank, swap), x.shape)
+
+
+def sort(x, dim: tl.constexpr = None, descending: tl.constexpr = False):
+    # Bitonic sort along the last dimension: log2(n) merges, the last one in
+    # the requested order.
+    n: tl.constexpr = tl._tilec_last_dim(x, dim, "sort")
+    steps: tl.constexpr = tl._tilec_log2(n)
+    for stage in tl.static_range(1, steps + 1):
+        for j in tl.static_range(stage):
+            x = tl._tilec_compare_swap(x, 1 << (stage - 1 - j),
+                                       (1 << stage) if stage < steps else 0, descending)
+    return x
+
+
+def topk(x, k: tl.constexpr, dim: tl.constexpr = None):
+    # The k largest along the last dimension, largest first.
+    n: tl.constexpr = tl._tilec_last_dim(x, dim, "topk")
+    tl.static_assert(k & (k - 1) == 0 and k <= n,
+                     "topk needs a power-of-two k of at most the last dimension")
+    rank: tl.constexpr = len(x.shape)
+    y = tl.reshape(tl.sort(x, descending=True), x.shape[:rank - 1] + (n // k, k))
+    index = tl.broadcast_to(tl._tilec_along(tl.arange(0, n // k), rank - 1, rank + 1),
+                            y.shape)
+    top, i0 = tl.reduce((y, index), rank - 1, _tilec_at_0)
+    return top
+
+
+def histogram(input, num_bins: tl.constexpr, mask=None):
+    # Counts of each value 0 .. num_bins - 1 (other values are not counted).
+    tl.static_assert(len(input.shape) == 1, "histogram needs a 1-D tile")
+    hit = input[:, None] == tl.arange(0, num_bins)[None, :]
+    if mask is not None:
+        hit = hit & mask[:, None]
+    return tl.sum(hit.to(tl.int32), 0)
+
+
+def _tilec_first_hit(h0, v0, h1, v1):
+    return h0 | h1, tl.where(h0, v0, v1)
+
+
+def gather(src, index, axis: tl.constexpr):
+    # out[..., i, ...] = src[..., index[..., i, ...], ...] along `axis`; the
+    # other dimensions of index match src's. An index outside the axis
+    # gives 0.
+    rank: tl.constexpr = len(src.shape)
+    tl.static_assert(len(index.shape) == rank, "gather needs src and index of one rank")
+    tl.static_assert(index.dtype.is_int(), "gather needs an integer index")
+    a: tl.constexpr = axis % rank
+    # A new dimension after `axis` runs over src's positions along it.
+    candidates = tl._tilec_along(tl.arange(0, src.shape[a]), a + 1, rank + 1)
+    hit = tl.expand_dims(index, a + 1) == candidates
+    values = tl.expand_dims(src, a)
+    found, picked = tl.reduce((hit, tl.where(hit, values, tl.zeros_like(values))), a + 1,
+                              _tilec_first_hit)
+    return picked
 )tile";
 
 llvm::StringRef tilec::getPreludeSource() { return kPrelude; }
@@ -211,6 +343,8 @@ bool tilec::isPreludeFunction(llvm::StringRef name) {
                              "uint_to_uniform_float", "rand", "rand4x",
                              "pair_uniform_to_normal", "randn", "randn4x", "cumprod",
                              "xor_sum", "swizzle2d", "ravel", "join", "split",
-                             "interleave", "cat"},
+                             "interleave", "cat", "flip", "sort", "topk", "histogram",
+                             "gather", "_tilec_log2", "_tilec_along", "_tilec_last_dim",
+                             "_tilec_swap_halves", "_tilec_compare_swap"},
                             name);
 }

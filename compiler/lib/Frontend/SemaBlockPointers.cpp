@@ -12,6 +12,13 @@
 // value undefined (as Triton). `order` is checked but does not change the
 // code (the coalescing pass picks the layout).
 //
+// tl.make_tensor_descriptor(base, shape, strides, block_shape,
+// padding_option) is a block pointer at offsets 0 whose type carries the
+// padding (Type::isTensorDescriptor); desc.load(offsets) and
+// desc.store(offsets, value) advance a copy of it by the offsets and load or
+// store with every dimension checked. No TMA yet: the same masked loads and
+// stores as a block pointer's.
+//
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
 
@@ -134,29 +141,46 @@ ExprPtr Sema::typeMakeBlockPtr(SourceLoc loc, std::vector<ExprPtr> args) {
                   Type::getBlockPointer(baseType.getElement(), *blockShape));
 }
 
-/// The block-pointer call `expr` is, or null after an error naming `what`.
-static BuiltinCallExpr *asBlockPointer(Expr &expr, llvm::StringRef what,
+/// The block-pointer call `expr` is (a tensor descriptor when `descriptor`),
+/// or null after an error naming `what`.
+static BuiltinCallExpr *asBlockPointer(Expr &expr, llvm::StringRef what, bool descriptor,
                                        DiagnosticEngine &diag) {
   auto *call = llvm::dyn_cast<BuiltinCallExpr>(&expr);
   if (call && call->getType().isBlockPointer() &&
-      call->getBuiltin() == Builtin::MakeBlockPtr)
+      call->getBuiltin() == Builtin::MakeBlockPtr &&
+      call->getType().isTensorDescriptor() == descriptor)
     return call;
   const ConstValue *value = Sema::getConstexpr(expr);
-  diag.error(expr.getLoc(), what + " expects a block pointer (tl.make_block_ptr), got " +
-                                (value ? value->str() : expr.getType().str()));
+  std::string got = value ? value->str() : expr.getType().str();
+  if (descriptor)
+    diag.error(expr.getLoc(),
+               what + " expects a tensor descriptor made in the kernel by "
+                      "tl.make_tensor_descriptor, got " +
+                   got +
+                   (expr.getType().isPointer() && expr.getType().isScalar()
+                        ? " (descriptors passed from the host are not supported yet)"
+                        : ""));
+  else
+    diag.error(expr.getLoc(),
+               what + " expects a block pointer (tl.make_block_ptr), got " + got);
   return nullptr;
 }
 
 ExprPtr Sema::typeAdvance(SourceLoc loc, std::vector<ExprPtr> args) {
-  BuiltinCallExpr *bptr = asBlockPointer(*args[0], "advance", diag);
+  BuiltinCallExpr *bptr = asBlockPointer(*args[0], "advance", /*descriptor=*/false, diag);
   if (!bptr)
     return nullptr;
-  size_t rank = rankOf(*bptr);
-  std::optional<std::vector<ExprPtr>> deltas = requireScalarTuple(
-      std::move(args[1]), rank, ScalarKind::I32, "the offsets of advance");
+  return advanceBlockPointer(loc, *bptr, std::move(args[1]), "the offsets of advance");
+}
+
+ExprPtr Sema::advanceBlockPointer(SourceLoc loc, BuiltinCallExpr &bptr, ExprPtr offsets,
+                                  llvm::StringRef what) {
+  size_t rank = rankOf(bptr);
+  std::optional<std::vector<ExprPtr>> deltas =
+      requireScalarTuple(std::move(offsets), rank, ScalarKind::I32, what);
   if (!deltas)
     return nullptr;
-  std::vector<ExprPtr> parts = bptr->takeArgs();
+  std::vector<ExprPtr> parts = bptr.takeArgs();
   for (size_t dim = 0; dim < rank; ++dim) {
     ExprPtr &offset = parts[partIndex(3, dim, rank)];
     offset =
@@ -164,8 +188,120 @@ ExprPtr Sema::typeAdvance(SourceLoc loc, std::vector<ExprPtr> args) {
     if (!offset)
       return nullptr;
   }
-  Type type = bptr->getType();
+  Type type = bptr.getType();
   return makeCall(loc, Builtin::MakeBlockPtr, std::move(parts), type);
+}
+
+ExprPtr Sema::typeMakeTensorDescriptor(SourceLoc loc, std::vector<ExprPtr> args) {
+  enum { BaseArg, ShapeArg, StridesArg, BlockShapeArg, PaddingArg };
+  const Type &baseType = args[BaseArg]->getType();
+  if (getConstexpr(*args[BaseArg]) || !baseType.isPointer() || !baseType.isScalar()) {
+    diag.error(args[BaseArg]->getLoc(),
+               "the base of make_tensor_descriptor must be a scalar pointer, got " +
+                   baseType.str());
+    return nullptr;
+  }
+  ScalarKind elem = baseType.getElement();
+  std::optional<Shape> blockShape =
+      requireShape(*args[BlockShapeArg], "the block_shape of make_tensor_descriptor");
+  if (!blockShape)
+    return nullptr;
+  size_t rank = blockShape->size();
+  const ConstValue *padding = getConstexpr(*args[PaddingArg]);
+  llvm::StringRef option = padding && padding->isString() ? padding->getString() : "?";
+  if (option != "zero" && !(option == "nan" && isFloat(elem))) {
+    diag.error(args[PaddingArg]->getLoc(),
+               "padding_option of make_tensor_descriptor must be \"zero\" or \"nan\" "
+               "(floats only), got " +
+                   (padding ? padding->str() : args[PaddingArg]->getType().str()));
+    return nullptr;
+  }
+  std::vector<ExprPtr> callArgs;
+  callArgs.push_back(std::move(args[BaseArg]));
+  // Triton (and TMA) need the last dimension contiguous.
+  const Expr *lastStride = args[StridesArg].get();
+  const ConstValue *strides = getConstexpr(*lastStride);
+  if (strides && strides->isTuple() && !strides->getTuple().empty()) {
+    strides = &strides->getTuple().back();
+  } else if (auto *tuple = llvm::dyn_cast<TupleExpr>(lastStride);
+             tuple && !tuple->getElements().empty()) {
+    lastStride = tuple->getElements().back().get();
+    strides = getConstexpr(*lastStride);
+  }
+  if (strides && strides->isInt() && strides->getInt() != 1) {
+    diag.error(lastStride->getLoc(),
+               "the last stride of a tensor descriptor must be 1, got " + strides->str());
+    return nullptr;
+  }
+  for (auto [index, what] :
+       {std::pair{ShapeArg, "the shape of make_tensor_descriptor"},
+        {StridesArg, "the strides of make_tensor_descriptor"}}) {
+    std::optional<std::vector<ExprPtr>> values =
+        requireScalarTuple(std::move(args[index]), rank, ScalarKind::I64, what);
+    if (!values)
+      return nullptr;
+    for (ExprPtr &value : *values)
+      callArgs.push_back(std::move(value));
+  }
+  std::vector<ConstValue> order;
+  for (size_t dim = 0; dim < rank; ++dim) {
+    callArgs.push_back(makeConstant(loc, ConstValue::getInt(0)));
+    order.push_back(ConstValue::getInt(static_cast<int64_t>(rank - 1 - dim)));
+  }
+  for (size_t dim = 0; dim < rank; ++dim)
+    if (!(callArgs[partIndex(3, dim, rank)] =
+              coerce(std::move(callArgs[partIndex(3, dim, rank)]), ScalarKind::I32, {})))
+      return nullptr;
+  callArgs.push_back(std::move(args[BlockShapeArg]));
+  callArgs.push_back(makeConstant(loc, ConstValue::getTuple(std::move(order))));
+  return makeCall(loc, Builtin::MakeBlockPtr, std::move(callArgs),
+                  Type::getBlockPointer(elem, *blockShape,
+                                        option == "nan" ? Type::Padding::NaN
+                                                        : Type::Padding::Zero));
+}
+
+ExprPtr Sema::typeDescriptorAccess(Builtin builtin, SourceLoc loc,
+                                   std::vector<ExprPtr> args) {
+  bool isLoad = builtin == Builtin::DescriptorLoad;
+  BuiltinCallExpr *desc =
+      asBlockPointer(*args[0], isLoad ? "load" : "store", /*descriptor=*/true, diag);
+  if (!desc)
+    return nullptr;
+  size_t rank = rankOf(*desc);
+  Type::Padding padding = desc->getType().getPadding();
+  ExprPtr block = advanceBlockPointer(loc, *desc, std::move(args[1]),
+                                      "the offsets of a tensor descriptor's " +
+                                          std::string(isLoad ? "load" : "store"));
+  if (!block)
+    return nullptr;
+  std::vector<ConstValue> everyDim;
+  for (size_t dim = 0; dim < rank; ++dim)
+    everyDim.push_back(ConstValue::getInt(static_cast<int64_t>(dim)));
+  auto none = [&] { return makeConstant(loc, ConstValue::getNone()); };
+  auto text = [&](llvm::StringRef value) {
+    return makeConstant(loc, ConstValue::getString(value.str()));
+  };
+  std::vector<ExprPtr> access;
+  access.push_back(std::move(block));
+  if (isLoad) {
+    // ptr, mask, other, boundary_check, padding_option, cache_modifier,
+    // eviction_policy, volatile.
+    access.push_back(none());
+    access.push_back(none());
+    access.push_back(makeConstant(loc, ConstValue::getTuple(std::move(everyDim))));
+    access.push_back(text(padding == Type::Padding::NaN ? "nan" : "zero"));
+    access.push_back(text(""));
+    access.push_back(text(""));
+    access.push_back(makeConstant(loc, ConstValue::getBool(false)));
+    return typeBlockPointerAccess(Builtin::Load, loc, std::move(access));
+  }
+  // ptr, value, mask, boundary_check, cache_modifier, eviction_policy.
+  access.push_back(std::move(args[2]));
+  access.push_back(none());
+  access.push_back(makeConstant(loc, ConstValue::getTuple(std::move(everyDim))));
+  access.push_back(text(""));
+  access.push_back(text(""));
+  return typeBlockPointerAccess(Builtin::Store, loc, std::move(access));
 }
 
 void Sema::bindBlockPointer(llvm::StringRef name, SourceLoc loc, ExprPtr value) {
@@ -173,7 +309,8 @@ void Sema::bindBlockPointer(llvm::StringRef name, SourceLoc loc, ExprPtr value) 
   size_t rank = rankOf(call);
   BlockPointerInfo info{call.getType().getElement(), Shape(call.getType().getShape()),
                         *getConstexpr(call.getArg(call.getArgs().size() - 2)),
-                        *getConstexpr(call.getArg(call.getArgs().size() - 1))};
+                        *getConstexpr(call.getArg(call.getArgs().size() - 1)),
+                        call.getType().getPadding()};
   // The parts only: block_shape and order live in `info`.
   std::vector<ExprPtr> parts = call.takeArgs();
   scope.erase(name);
@@ -194,7 +331,7 @@ ExprPtr Sema::loadBlockPointer(llvm::StringRef name, SourceLoc loc) {
   args.push_back(makeConstant(loc, info.blockShapeValue));
   args.push_back(makeConstant(loc, info.order));
   return makeCall(loc, Builtin::MakeBlockPtr, std::move(args),
-                  Type::getBlockPointer(info.elem, info.blockShape));
+                  Type::getBlockPointer(info.elem, info.blockShape, info.padding));
 }
 
 /// `x` (a 1-D tile of length shape[dim]) reshaped to rank `rank` with every

@@ -232,6 +232,16 @@ static std::optional<ScalarKind> requireDType(const Expr &expr, DiagnosticEngine
 }
 
 ExprPtr Sema::typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> args) {
+  if (args[0]->getType().isTensorDescriptor()) {
+    diag.error(args[0]->getLoc(), llvm::Twine("tl.") +
+                                      (builtin == Builtin::Load ? "load" : "store") +
+                                      " takes a pointer or a block pointer, not a tensor "
+                                      "descriptor: use desc." +
+                                      (builtin == Builtin::Load ? "load" : "store") +
+                                      "(offsets" +
+                                      (builtin == Builtin::Load ? ")" : ", value)"));
+    return nullptr;
+  }
   if (args[0]->getType().isBlockPointer())
     return typeBlockPointerAccess(builtin, loc, std::move(args));
   bool isLoad = builtin == Builtin::Load;
@@ -833,6 +843,14 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
     return typeDot(loc, std::move(args));
   case B::Trans: case B::Permute: case B::Reshape:
     return typeShapeOp(builtin, loc, calleeName, std::move(args));
+  case B::MakeTensorDescriptor:
+    return typeMakeTensorDescriptor(loc, std::move(args));
+  case B::DescriptorLoad: case B::DescriptorStore:
+    return typeDescriptorAccess(builtin, loc, std::move(args));
+  case B::View:
+    // view(x, shape) is reshape(x, shape, can_reorder=True).
+    args.insert(args.begin() + 2, makeConstant(loc, ConstValue::getBool(true)));
+    return typeShapeOp(B::Reshape, loc, calleeName, std::move(args));
   case B::AtomicAdd: case B::AtomicMax: case B::AtomicMin: case B::AtomicXchg:
   case B::AtomicCas: case B::AtomicAnd: case B::AtomicOr: case B::AtomicXor:
     return typeAtomic(builtin, loc, calleeName, std::move(args));

@@ -295,9 +295,17 @@ private:
     ScalarKind elem;
     Shape blockShape;
     ConstValue blockShapeValue, order;
+    Type::Padding padding; ///< None, or a tensor descriptor's.
   };
   ExprPtr typeMakeBlockPtr(SourceLoc loc, std::vector<ExprPtr> args);
   ExprPtr typeAdvance(SourceLoc loc, std::vector<ExprPtr> args);
+  /// `bptr` (its arguments taken) moved by the tuple `offsets`.
+  ExprPtr advanceBlockPointer(SourceLoc loc, BuiltinCallExpr &bptr, ExprPtr offsets,
+                              llvm::StringRef what);
+  ExprPtr typeMakeTensorDescriptor(SourceLoc loc, std::vector<ExprPtr> args);
+  /// desc.load(offsets) / desc.store(offsets, value): a block-pointer access
+  /// with every dimension checked.
+  ExprPtr typeDescriptorAccess(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> args);
   /// load/store of a block pointer, rewritten to a pointer tile and a mask.
   ExprPtr typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
                                  std::vector<ExprPtr> args);

@@ -126,7 +126,8 @@ std::string Type::str() const {
   case Kind::Void: return "void";
   case Kind::Constexpr: return "constexpr";
   case Kind::BlockPointer:
-    return "block_ptr<" + formatShape(shape) + " " + getScalarKindName(elem).str() + ">";
+    return (padding == Padding::None ? "block_ptr<" : "tensor_descriptor<") +
+           formatShape(shape) + " " + getScalarKindName(elem).str() + ">";
   case Kind::Value: break;
   }
   std::string result;

@@ -243,6 +243,21 @@ TEST(SemaErrors, KernelLevelErrors) {
        "test.tile:3:15: error: constexpr parameter 'B' of kernel 'k' has no value; it is "
        "tuned by @autotune: pass one config's value with -D B=VALUE, or launch the "
        "kernel through the JIT, which tunes it"},
+      {"@jit\ndef k(x: *fp32, n: i32):\n    d = tl.make_tensor_descriptor(x, [n], [1], [16])\n"
+       "    tl.store(x, tl.load(d))\n",
+       "test.tile:4:25: error: tl.load takes a pointer or a block pointer, not a tensor "
+       "descriptor: use desc.load(offsets)"},
+      {"@jit\ndef k(x: *fp32, n: i32):\n    d = tl.make_tensor_descriptor(x, [n, n], [n, 2], "
+       "[16, 16])\n",
+       "test.tile:3:50: error: the last stride of a tensor descriptor must be 1, got 2"},
+      {"@jit\ndef k(x: *fp32):\n    x.store([0], 1.0)\n",
+       "test.tile:3:5: error: store expects a tensor descriptor made in the kernel by "
+       "tl.make_tensor_descriptor, got *fp32 (descriptors passed from the host are not "
+       "supported yet)"},
+      {"@jit\ndef k(x: *i32, n: i32):\n    d = tl.make_tensor_descriptor(x, [n], [1], [16], "
+       "padding_option=\"nan\")\n",
+       "test.tile:3:69: error: padding_option of make_tensor_descriptor must be \"zero\" or "
+       "\"nan\" (floats only), got 'nan'"},
       {"def helper():\n    pass\n",
        "test.tile:1:1: error: no kernels in this file (a kernel is a function decorated "
        "with @triton.jit or @kernel)"},

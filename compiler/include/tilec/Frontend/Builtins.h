@@ -106,6 +106,10 @@ enum class Builtin {
   Range, StaticRange, Cast, Constexpr, NextPowerOf2,
   // Python builtins (bare names only).
   PyRange, PyMin, PyMax, PyFloat, PyInt, PyBool, PyLen,
+  // Reshape that may reorder elements.
+  View,
+  // Tensor descriptors (block pointers checked in every dimension).
+  MakeTensorDescriptor, DescriptorLoad, DescriptorStore,
 };
 
 /// One parameter of a builtin's signature.

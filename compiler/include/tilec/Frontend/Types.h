@@ -88,12 +88,24 @@ public:
     return t;
   }
 
-  /// A block pointer to `elem` with block shape `blockShape`.
-  static Type getBlockPointer(ScalarKind elem, llvm::ArrayRef<int64_t> blockShape) {
+  /// What a load through a tensor descriptor gives where its block leaves
+  /// the tensor; None marks a block pointer.
+  enum class Padding { None, Zero, NaN };
+
+  /// A block pointer to `elem` with block shape `blockShape`; with a
+  /// padding, a tensor descriptor (tl.make_tensor_descriptor: a block
+  /// pointer at offsets 0 whose loads and stores check every dimension).
+  static Type getBlockPointer(ScalarKind elem, llvm::ArrayRef<int64_t> blockShape,
+                              Padding padding = Padding::None) {
     Type t = getTile(elem, blockShape, /*pointer=*/true);
     t.kind = Kind::BlockPointer;
+    t.padding = padding;
     return t;
   }
+  bool isTensorDescriptor() const {
+    return kind == Kind::BlockPointer && padding != Padding::None;
+  }
+  Padding getPadding() const { return padding; }
 
   Kind getKind() const { return kind; }
   bool isVoid() const { return kind == Kind::Void; }
@@ -126,7 +138,7 @@ public:
     bool hasElement = a.kind == Kind::Value || a.kind == Kind::BlockPointer;
     return a.kind == b.kind &&
            (!hasElement || (a.elem == b.elem && a.pointer == b.pointer &&
-                            a.shape == b.shape));
+                            a.shape == b.shape && a.padding == b.padding));
   }
   friend bool operator!=(const Type &a, const Type &b) { return !(a == b); }
 
@@ -135,6 +147,7 @@ private:
   ScalarKind elem = ScalarKind::I32;
   bool pointer = false;
   Shape shape;
+  Padding padding = Padding::None;
 };
 
 /// A compile-time value: the value of a constexpr parameter, a literal, or a

@@ -23,11 +23,12 @@ installed). Each Case describes one compilation and one launch:
   outputs are compared exactly unless they give an atol);
 - `torch_ref`: an expression timed beside both (names: the arguments, torch, F);
 - `expect_fail`: a substring of the tilec error for kernels tilec does not compile yet
-  (compile_all.py reports them as XFAIL, and as XPASS once they compile).
+  (compile_all.py reports them as XFAIL, and as XPASS once they compile);
+- `do_not_specialize`: the kernel's @triton.jit(do_not_specialize=[...]) names.
 
 The --signature string is derived from the arguments as Triton specializes a launch:
 tensors are 16-byte aligned pointers, an integer equal to 1 is `:1`, one divisible by
-16 is `:16` (see signature()).
+16 is `:16`, except the do_not_specialize ones (see signature()).
 """
 
 import math
@@ -160,7 +161,7 @@ class NoneArg(Arg):
 class Case:
     def __init__(self, name, file, kernel, args, grid, sizes=None, constexprs=None, heuristics=None,
                  num_warps=4, num_stages=3, atol=None, rtol=None, torch_ref=None, idioms="",
-                 expect_fail=None, seed=0):
+                 expect_fail=None, seed=0, do_not_specialize=()):
         self.name = name
         self.file = file
         self.kernel = kernel
@@ -177,6 +178,7 @@ class Case:
         self.idioms = idioms
         self.expect_fail = expect_fail
         self.seed = seed
+        self.do_not_specialize = tuple(do_not_specialize)
 
     def namespace(self):
         ns = {"cdiv": cdiv, "next_power_of_2": next_power_of_2, "min": min, "max": max, "math": math}
@@ -260,7 +262,8 @@ def signature(case):
             value = case.scalar_value(a)
             ty = scalar_type(a, value)
             spec = ""
-            if isinstance(value, int) and not isinstance(value, bool) and ty != "i1":
+            if (isinstance(value, int) and not isinstance(value, bool) and ty != "i1"
+                    and a.name not in case.do_not_specialize):
                 spec = ":1" if value == 1 else (":16" if value % 16 == 0 else "")
             parts.append(f"{a.name}={ty}{spec}")
     return ",".join(parts)
@@ -356,9 +359,9 @@ case("dropout", "dropout.py", "seeded_dropout_kernel",
      sizes=dict(n=(1 << 24) + 5),
      args=[In("x_ptr", ["n"], "fp32"), Out("out_ptr", ["n"], "fp32"), Scalar("n_elements", "n"),
            Scalar("p", 0.2), Scalar("seed", 20231)],
-     constexprs=dict(BLOCK_SIZE=1024), grid=["cdiv(n, BLOCK_SIZE)"], **FP32,
+     constexprs=dict(BLOCK_SIZE=1024), grid=["cdiv(n, BLOCK_SIZE)"], **FP32, do_not_specialize=["seed"],
      torch_ref="F.dropout(x_ptr, p)",
-     idioms="tl.rand(seed, offsets) (Philox), tl.where")
+     idioms="@triton.jit(do_not_specialize=[...]), tl.rand(seed, offsets) (Philox), tl.where")
 case("dropout_mask", "dropout.py", "dropout_mask_kernel",
      sizes=dict(n=(1 << 24) + 5),
      args=[Out("mask_ptr", ["n"], "i8"), Scalar("n_elements", "n"), Scalar("p", 0.3), Scalar("seed", 7)],

@@ -574,6 +574,7 @@ def worker(opts):
             print(line(res), flush=True)
             if res.get("context_lost"):
                 return 3
+            torch.cuda.empty_cache()
     return 0
 
 

@@ -684,6 +684,26 @@ _lin_rest = [Out("y_ptr", ["M", "N"], "fp16"), Scalar("M", "M"), Scalar("N", "N"
              Stride("stride_xm", "x_ptr", 0), Stride("stride_xk", "x_ptr", 1),
              Stride("stride_wk", "w_ptr", 0), Stride("stride_wn", "w_ptr", 1),
              Stride("stride_ym", "y_ptr", 0), Stride("stride_yn", "y_ptr", 1)]
+case("matmul_descriptor", "matmul_descriptor.py", "matmul_descriptor_kernel",
+     sizes=dict(M=4096, N=4096, K=4096),
+     args=[In("a_ptr", ["M", "K"], "fp16"), In("b_ptr", ["K", "N"], "fp16"), Out("c_ptr", ["M", "N"], "fp16"),
+           Scalar("M", "M"), Scalar("N", "N"), Scalar("K", "K")],
+     constexprs=dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64), num_warps=8, num_stages=3,
+     grid=["cdiv(M, BLOCK_M)", "cdiv(N, BLOCK_N)"], **MATMUL16,
+     torch_ref="torch.matmul(a_ptr, b_ptr)",
+     idioms="tl.make_tensor_descriptor built in the kernel, desc.load/desc.store, desc.dtype, "
+            "triton.set_allocator at import",
+     expect_fail="unknown attribute 'dtype' of tensor_descriptor")
+
+case("matmul_persistent", "matmul_persistent.py", "matmul_persistent_kernel",
+     sizes=dict(M=4096, N=4096, K=4096), args=_mm_args,
+     constexprs=dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, NUM_SMS=132), num_warps=8, num_stages=3,
+     grid=["min(NUM_SMS, cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N))"], **MATMUL16,
+     torch_ref="torch.matmul(a_ptr, b_ptr)",
+     idioms="persistent tile loop tl.range(pid, num_tiles, NUM_SMS, flatten=True) around the K loop, "
+            "@jit helper returning a tuple, tl.where clamping of out-of-range offsets",
+     expect_fail="unexpected keyword argument 'flatten'")
+
 case("linear_bias_gelu", "linear_act.py", "linear_act_kernel",
      sizes=dict(M=4096, N=4096, K=1024),
      args=_lin + [In("bias_ptr", ["N"], "fp16")] + _lin_rest,
@@ -709,7 +729,7 @@ case("bmm_bf16_bt", "bmm.py", "bmm_kernel",
            Stride("stride_cb", "C", 0), Stride("stride_cm", "C", 1), Stride("stride_cn", "C", 2)],
      constexprs=dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=32), grid=["cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N)", "batch"],
      atol=3e-2, rtol=1.6e-2, torch_ref="torch.bmm(A, B)",
-     idioms="batch on program_id(1), int64 batch offsets, B as a transposed (column-major) view, "
+     idioms="tl.assume, batch on program_id(1), int64 batch offsets, B as a transposed (column-major) view, "
             "tl.range loop, tl.dot(acc=...)")
 
 case("splitk_matmul", "splitk_matmul.py", "splitk_matmul_kernel",

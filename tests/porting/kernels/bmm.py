@@ -16,6 +16,8 @@ def bmm_kernel(
     stride_cb, stride_cm, stride_cn,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
 ):
+    tl.assume(stride_am > 0)
+    tl.assume(stride_bn > 0)
     pid = tl.program_id(0)
     batch = tl.program_id(1).to(tl.int64)
     num_pid_n = tl.cdiv(N, BLOCK_N)

@@ -149,6 +149,32 @@ TEST_F(AtomicTest, ScalarCountersOncePerProgram) {
       "scalar atomic_xchg");
 }
 
+TEST_F(AtomicTest, AcquireReleaseLockAndRelaxedCounters) {
+  tile::Kernel K = kernel("atomic_lock", "k_lock");
+  const unsigned Programs = 300;
+  const std::size_t Block = K.info().constexprInt("BLOCK");
+  auto DLock = upload(std::vector<I32>{0});
+  auto DData = upload(std::vector<float>(Block, 0.0f));
+  auto DCounts = upload(std::vector<I32>{0, 0, 0});
+  K.launch(tile::Grid{Programs}, tile::Stream(), DLock, DData, DCounts);
+  Ctx->synchronize();
+  EXPECT_EQ(DLock.toHost()[0], 0) << "the lock is released";
+  // Every value is an integer below 2^24: the sums are exact in any order.
+  gputest::expectEqual(
+      DData.toHost(),
+      [&](std::size_t I) {
+        double Sum = 0;
+        for (unsigned P = 0; P < Programs; ++P)
+          Sum += double(P * Block + I);
+        return float(Sum);
+      },
+      "the rows of every program added under the lock");
+  std::vector<I32> Counts = DCounts.toHost();
+  EXPECT_EQ(Counts[0], I32(Programs)) << "relaxed gpu-scope add";
+  EXPECT_EQ(Counts[1], I32(Programs * Block / 2)) << "relaxed cta-scope add, even lanes";
+  EXPECT_EQ(Counts[2], I32(Programs * Block / 2)) << "relaxed cta-scope add, odd lanes";
+}
+
 TEST_F(AtomicTest, OldValuesOfASmallTileReachEveryThread) {
   tile::Kernel K = kernel("atomic_small_tile_old", "k_small_tile_old");
   const std::size_t Programs = 7, Block = K.info().constexprInt("BLOCK");

@@ -337,12 +337,17 @@ Value MLIRGenerator::generateAtomic(const BuiltinCallExpr &call,
   using B = Builtin;
   using mlir::tile::RMWKind;
   mlir::Type result = convertType(call.getType());
+  // Sema checked both strings.
+  auto sem = *mlir::tile::symbolizeMemSemantic(call.getConstArg(3).getString());
+  auto scope = *mlir::tile::symbolizeMemScope(call.getConstArg(4).getString());
   if (call.getBuiltin() == B::AtomicCas) {
-    llvm::SmallVector<Value, 3> operands;
-    if (!generateArgs(call, operands))
+    Value ptr = generateExpr(call.getArg(0));
+    Value cmp = ptr ? generateExpr(call.getArg(1)) : nullptr;
+    Value val = cmp ? generateExpr(call.getArg(2)) : nullptr;
+    if (!val)
       return nullptr;
-    return mlir::tile::AtomicCASOp::create(builder, where, result, operands[0],
-                                           operands[1], operands[2]);
+    return mlir::tile::AtomicCASOp::create(builder, where, result, ptr, cmp, val, sem,
+                                           scope);
   }
   bool ok = true;
   Value ptr = generateExpr(call.getArg(0));
@@ -377,8 +382,8 @@ Value MLIRGenerator::generateAtomic(const BuiltinCallExpr &call,
     kind = RMWKind::Xchg;
     break;
   }
-  return mlir::tile::AtomicRMWOp::create(builder, where, result, kind, ptr, val,
-                                         mask);
+  return mlir::tile::AtomicRMWOp::create(builder, where, result, kind, ptr, val, mask,
+                                         sem, scope);
 }
 
 bool MLIRGenerator::generateVoidCall(const Expr &expr) {

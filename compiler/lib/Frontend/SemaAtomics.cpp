@@ -1,12 +1,13 @@
 //===- SemaAtomics.cpp - Typing of atomics, device_print, device_assert ---===//
 //
 // Normalized forms that MLIRGen emits:
-//   AtomicAdd..AtomicXor(ptr, val, mask)  val/mask broadcast to ptr's shape
-//   AtomicCas(ptr, cmp, val)
+//   AtomicAdd..AtomicXor(ptr, val, mask, sem, scope)  val/mask broadcast
+//                                         to ptr's shape
+//   AtomicCas(ptr, cmp, val, sem, scope)
 //   DevicePrint(prefix, hex, values...)   void
 //   DeviceAssert(cond, msg)               void; cond is i1
-// Atomics are acq_rel at GPU scope (tile.atomic_rmw's contract); `sem` and
-// `scope` are accepted when they ask for exactly that (or are omitted).
+// `sem` (relaxed, acquire, release or acq_rel) and `scope` (gpu, cta or
+// sys) are constexpr strings, Triton's "acq_rel" and "gpu" when omitted.
 // Element types: see typeAtomic.
 //
 //===----------------------------------------------------------------------===//
@@ -14,16 +15,21 @@
 
 using namespace tilec;
 
-/// Accepts None or `expected` for the string option `args[index]`.
-static bool checkOption(const Expr &expr, llvm::StringRef name, llvm::StringRef expected,
-                        DiagnosticEngine &diag) {
-  const ConstValue *value = Sema::getConstexpr(expr);
-  if (value && (value->isNone() || (value->isString() && value->getString() == expected)))
-    return true;
-  diag.error(expr.getLoc(), "not supported yet: " + name + "=" +
-                                (value ? value->str() : expr.getType().str()) +
-                                " (only '" + expected + "')");
-  return false;
+/// The string option `name` (None: `fallback`), which must be one of
+/// `allowed`; None after an error.
+static ExprPtr readOption(ExprPtr expr, llvm::StringRef name, llvm::StringRef fallback,
+                          llvm::ArrayRef<llvm::StringRef> allowed, DiagnosticEngine &diag) {
+  const ConstValue *value = Sema::getConstexpr(*expr);
+  if (value && value->isNone())
+    return Sema::makeConstant(expr->getLoc(), ConstValue::getString(fallback.str()));
+  if (value && value->isString() && llvm::is_contained(allowed, value->getString()))
+    return expr;
+  std::string list;
+  for (llvm::StringRef option : allowed)
+    list += (list.empty() ? "'" : ", '") + option.str() + "'";
+  diag.error(expr->getLoc(), name + " must be one of " + list + ", got " +
+                                 (value ? value->str() : expr->getType().str()));
+  return nullptr;
 }
 
 ExprPtr Sema::typeAtomic(Builtin builtin, SourceLoc loc, llvm::StringRef calleeName,
@@ -55,8 +61,11 @@ ExprPtr Sema::typeAtomic(Builtin builtin, SourceLoc loc, llvm::StringRef calleeN
     return nullptr;
   }
   const size_t semIndex = 3; // Then scope.
-  if (!checkOption(*args[semIndex], "sem", "acq_rel", diag) ||
-      !checkOption(*args[semIndex + 1], "scope", "gpu", diag))
+  ExprPtr sem = readOption(std::move(args[semIndex]), "sem", "acq_rel",
+                           {"relaxed", "acquire", "release", "acq_rel"}, diag);
+  ExprPtr scope = readOption(std::move(args[semIndex + 1]), "scope", "gpu",
+                             {"gpu", "cta", "sys"}, diag);
+  if (!sem || !scope)
     return nullptr;
   llvm::ArrayRef<int64_t> shape = ptrType.getShape();
   std::vector<ExprPtr> callArgs;
@@ -72,6 +81,8 @@ ExprPtr Sema::typeAtomic(Builtin builtin, SourceLoc loc, llvm::StringRef calleeN
     else if (!callArgs.emplace_back(typeMask(std::move(args[2]), shape)))
       return nullptr;
   }
+  callArgs.push_back(std::move(sem));
+  callArgs.push_back(std::move(scope));
   return makeCall(loc, builtin, std::move(callArgs), Type::getTile(elem, shape));
 }
 

@@ -231,9 +231,9 @@ INSTANTIATE_TEST_SUITE_P(
                      "4) < n)",
                      "test.tile:3:74: error: 'mask' has shape [4] but the pointer tile has "
                      "shape [8]"},
-        BuiltinError{"y = tl.atomic_add(x_ptr, 1.0, sem=\"relaxed\")",
-                     "test.tile:3:39: error: not supported yet: sem='relaxed' (only "
-                     "'acq_rel')"},
+        BuiltinError{"y = tl.atomic_add(x_ptr, 1.0, sem=\"seq_cst\")",
+                     "test.tile:3:39: error: sem must be one of 'relaxed', 'acquire', "
+                     "'release', 'acq_rel', got 'seq_cst'"},
         BuiltinError{"y = tl.atomic_and(x_ptr, 1.0)",
                      "test.tile:3:23: error: 'tl.atomic_and' does not support *fp32 "
                      "pointers"},

@@ -1,7 +1,7 @@
 //===- AtomicOpToLLVM.cpp - Atomic read-modify-write and compare-and-swap -===//
 //
 // Each element of an atomic on a pointer tile becomes one predicated PTX
-// `atom.acq_rel.gpu.global` instruction in the thread that owns it (threads
+// `atom.<sem>.<scope>.global` instruction in the thread that owns it (threads
 // holding replicas, and masked-off elements, access nothing). An atomic on a
 // scalar pointer runs in thread 0 only. When the old values are used, the
 // threads that ran the atomics pass them on through scratch shared memory:
@@ -26,18 +26,24 @@ using namespace mlir::tilec;
 
 namespace {
 
-/// The common prefix of every atomic instruction: Triton's ordering.
-constexpr StringLiteral kAtomPrefix = "atom.acq_rel.gpu.global";
-
-/// The PTX of one element's atomic, without the common prefix: `op` (e.g.
-/// `add.f32`), or for float max/min `op` on non-negative operands and
-/// `negOp` on negative ones. What PTX has no 16-bit atomic for (bf16 add,
-/// f16/bf16 max and min, 16-bit exchange) is a compare-and-swap loop whose
-/// `casUpdate` computes %new from the current value %cur and the operand $2.
+/// The PTX of one element's atomic: `prefix` (`atom.<sem>.<scope>.global`)
+/// then `op` (e.g. `add.f32`), or for float max/min `op` on non-negative
+/// operands and `negOp` on negative ones. What PTX has no 16-bit atomic for
+/// (bf16 add, f16/bf16 max and min, 16-bit exchange) is a compare-and-swap
+/// loop whose `casUpdate` computes %new from the current value %cur and the
+/// operand $2.
 struct AtomPlan {
-  std::string op, negOp, casUpdate;
+  std::string prefix, op, negOp, casUpdate;
   unsigned bits = 32; ///< Register width of the value.
 };
+
+/// `atom.<sem>.<scope>.global`: the op's memory ordering, in PTX's words
+/// (which are Triton's).
+std::string atomPrefix(tile::MemSemantic sem, tile::MemScope scope) {
+  return ("atom." + tile::stringifyMemSemantic(sem) + "." +
+          tile::stringifyMemScope(scope) + ".global")
+      .str();
+}
 
 /// PTX that sets the b16 register %new to `f32Op`(%cur, $2) for 16-bit
 /// floats (computed in f32).
@@ -150,7 +156,7 @@ Value emitAtom(Location loc, RewriterBase &rewriter, const AtomPlan &plan,
   if (operands.size() == 2)
     args += ", $3";
   auto atom = [&](StringRef guard, StringRef op) {
-    text += (guard + kAtomPrefix + "." + op + args + ";\n").str();
+    text += (guard + plan.prefix + "." + op + args + ";\n").str();
   };
   if (!plan.casUpdate.empty()) {
     // Read, compute, and swap in until no other thread came in between.
@@ -159,7 +165,7 @@ Value emitAtom(Location loc, RewriterBase &rewriter, const AtomPlan &plan,
     if (pred)
       text += llvm::formatv("@!${0} bra DONE_${{:uid};\n", predIndex).str();
     text += "ld.global.b16 %cur, [ $1 ];\nLOOP_${:uid}:\n" + plan.casUpdate;
-    text += (kAtomPrefix + ".cas.b16 $0, [ $1 ], %cur, %new;\n").str();
+    text += plan.prefix + ".cas.b16 $0, [ $1 ], %cur, %new;\n";
     text += "setp.ne.b16 %again, $0, %cur;\nmov.b16 %cur, $0;\n"
             "@%again bra LOOP_${:uid};\nDONE_${:uid}:\n";
   } else if (plan.negOp.empty()) {
@@ -285,6 +291,7 @@ struct AtomicRMWOpConversion : OpConversionPattern<tile::AtomicRMWOp> {
         planRMW(op.getKind(), getElementTypeOrSelf(op.getVal().getType()), why);
     if (failed(plan))
       return op.emitOpError("is not supported by the GPU lowering: ") << why;
+    plan->prefix = atomPrefix(op.getSem(), op.getScope());
     return lowerAtomic(op, *plan, op.getPtr(), adaptor.getPtr(),
                        {adaptor.getVal()}, adaptor.getMask(),
                        *getTypeConverter(), rewriter);
@@ -304,6 +311,7 @@ struct AtomicCASOpConversion : OpConversionPattern<tile::AtomicCASOp> {
           "is not supported by the GPU lowering: atomic_cas on this type");
     AtomPlan plan;
     plan.bits = bits;
+    plan.prefix = atomPrefix(op.getSem(), op.getScope());
     plan.op = "cas.b" + std::to_string(bits);
     return lowerAtomic(op, plan, op.getPtr(), adaptor.getPtr(),
                        {adaptor.getCmp(), adaptor.getVal()}, Value(),

@@ -63,7 +63,15 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     %c1 = arith.constant 1 : i32
     %s0 = tile.atomic_rmw add %q, %c1 : (!tile.ptr<i32>, i32) -> i32
     tile.store %q, %s0 : (!tile.ptr<i32>, i32) -> ()
-    // CHECK-NOT: atom.acq_rel
+    // sem and scope other than Triton's defaults reach the instruction.
+    // CHECK: atom.relaxed.cta.global.add.u32
+    %s1 = tile.atomic_rmw add %q, %c1 {sem = 0 : i32, scope = 1 : i32} : (!tile.ptr<i32>, i32) -> i32
+    // CHECK: atom.acquire.sys.global.cas.b32
+    %s2 = tile.atomic_cas %q, %s1, %c1 {sem = 1 : i32, scope = 2 : i32} : (!tile.ptr<i32>, i32, i32) -> i32
+    // CHECK: atom.release.gpu.global.exch.b32
+    %s3 = tile.atomic_rmw xchg %q, %s2 {sem = 2 : i32} : (!tile.ptr<i32>, i32) -> i32
+    tile.store %q, %s3 : (!tile.ptr<i32>, i32) -> ()
+    // CHECK-NOT: atom.
     tile.print "" %a4, %i5, %h0, %d0 : tensor<64xf32, #b>, tensor<64xi32, #b>, tensor<64xf16, #b>, tensor<64xf64, #b>
     return
   }

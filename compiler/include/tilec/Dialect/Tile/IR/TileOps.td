@@ -191,6 +191,21 @@ def Tile_RMWKind : I32EnumAttr<"RMWKind", "read-modify-write operation", [
   let cppNamespace = "::mlir::tile";
 }
 
+def Tile_MemSemantic : I32EnumAttr<"MemSemantic", "memory ordering of an atomic", [
+    I32EnumAttrCase<"Relaxed", 0, "relaxed">,
+    I32EnumAttrCase<"Acquire", 1, "acquire">,
+    I32EnumAttrCase<"Release", 2, "release">,
+    I32EnumAttrCase<"AcqRel", 3, "acq_rel">]> {
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_MemScope : I32EnumAttr<"MemScope", "which threads an atomic's ordering covers", [
+    I32EnumAttrCase<"Gpu", 0, "gpu">,
+    I32EnumAttrCase<"Cta", 1, "cta">,
+    I32EnumAttrCase<"Sys", 2, "sys">]> {
+  let cppNamespace = "::mlir::tile";
+}
+
 def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
     MemoryEffects<[MemRead, MemWrite]>,
     TypesMatchWith<"value has the pointee type", "ptr", "val",
@@ -200,10 +215,14 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
   let description = [{
     For each element (where `mask` is true) atomically applies `kind` with
     `val` at `ptr` and returns the old value (undefined where masked off).
-    Ordering is acq_rel at GPU scope, as in Triton.
+    `sem` and `scope` are Triton's: acq_rel at GPU scope by default.
   }];
   let arguments = (ins Tile_RMWKind:$kind, Tile_PtrLike:$ptr, Tile_Value:$val,
-                       Optional<Tile_BoolLike>:$mask);
+                       Optional<Tile_BoolLike>:$mask,
+                       DefaultValuedAttr<Tile_MemSemantic,
+                                         "::mlir::tile::MemSemantic::AcqRel">:$sem,
+                       DefaultValuedAttr<Tile_MemScope,
+                                         "::mlir::tile::MemScope::Gpu">:$scope);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = [{
     $kind $ptr `,` $val (`mask` $mask^)? attr-dict `:` functional-type(operands, $result)
@@ -219,9 +238,13 @@ def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
   let summary = "Atomic compare-and-swap of global memory";
   let description = [{
     For each element: if `*ptr == cmp` then `*ptr = val`; returns the old
-    value. acq_rel ordering at GPU scope.
+    value. `sem` and `scope` as for atomic_rmw.
   }];
-  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$cmp, Tile_Value:$val);
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$cmp, Tile_Value:$val,
+                       DefaultValuedAttr<Tile_MemSemantic,
+                                         "::mlir::tile::MemSemantic::AcqRel">:$sem,
+                       DefaultValuedAttr<Tile_MemScope,
+                                         "::mlir::tile::MemScope::Gpu">:$scope);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = [{
     $ptr `,` $cmp `,` $val attr-dict `:` functional-type(operands, $result)

@@ -692,8 +692,7 @@ case("matmul_descriptor", "matmul_descriptor.py", "matmul_descriptor_kernel",
      grid=["cdiv(M, BLOCK_M)", "cdiv(N, BLOCK_N)"], **MATMUL16,
      torch_ref="torch.matmul(a_ptr, b_ptr)",
      idioms="tl.make_tensor_descriptor built in the kernel, desc.load/desc.store, desc.dtype, "
-            "triton.set_allocator at import",
-     expect_fail="unknown attribute 'dtype' of tensor_descriptor")
+            "triton.set_allocator at import")
 
 case("matmul_persistent", "matmul_persistent.py", "matmul_persistent_kernel",
      sizes=dict(M=4096, N=4096, K=4096), args=_mm_args,
@@ -701,8 +700,7 @@ case("matmul_persistent", "matmul_persistent.py", "matmul_persistent_kernel",
      grid=["min(NUM_SMS, cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N))"], **MATMUL16,
      torch_ref="torch.matmul(a_ptr, b_ptr)",
      idioms="persistent tile loop tl.range(pid, num_tiles, NUM_SMS, flatten=True) around the K loop, "
-            "@jit helper returning a tuple, tl.where clamping of out-of-range offsets",
-     expect_fail="unexpected keyword argument 'flatten'")
+            "@jit helper returning a tuple, tl.where clamping of out-of-range offsets")
 
 case("linear_bias_gelu", "linear_act.py", "linear_act_kernel",
      sizes=dict(M=4096, N=4096, K=1024),

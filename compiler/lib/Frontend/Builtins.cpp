@@ -124,8 +124,12 @@ std::vector<BuiltinInfo> buildTable() {
       {req("prefix"), kwonly("hex", falseValue())}, Variadic);
   add(B::DeviceAssert, "device_assert", {req("cond"), opt("msg", str(""))});
   add(B::DebugBarrier, "debug_barrier", {});
+  // Triton 3.6's tl.range; the options after num_stages are hints tilec
+  // reads and reports as ignored (SemaControlFlow.cpp).
   add(B::Range, "range",
-      {req("arg1"), opt("arg2"), opt("step"), opt("num_stages")});
+      {req("arg1"), opt("arg2"), opt("step"), opt("num_stages"), opt("loop_unroll_factor"),
+       opt("disallow_acc_multi_buffer", falseValue()), opt("flatten", falseValue()),
+       opt("warp_specialize", falseValue()), opt("disable_licm", falseValue())});
   add(B::StaticRange, "static_range", {req("arg1"), opt("arg2"), opt("step")});
   add(B::Cast, "cast",
       {req("input"), req("dtype"), opt("fp_downcast_rounding"),

@@ -260,6 +260,21 @@ ExprPtr Sema::typeMakeTensorDescriptor(SourceLoc loc, std::vector<ExprPtr> args)
                                                         : Type::Padding::Zero));
 }
 
+ExprPtr Sema::tensorDescriptorAttribute(ExprPtr desc, llvm::StringRef name,
+                                        SourceLoc loc) {
+  auto &call = llvm::cast<BuiltinCallExpr>(*desc);
+  const Type &type = call.getType();
+  if (name == "dtype")
+    return makeConstant(loc, ConstValue::getDType(type.getElement()));
+  if (name == "block_shape")
+    return makeConstant(loc, *getConstexpr(call.getArg(call.getArgs().size() - 2)));
+  size_t rank = rankOf(call);
+  std::vector<ExprPtr> parts = call.takeArgs(), elements;
+  for (size_t dim = 0; dim < rank; ++dim)
+    elements.push_back(std::move(parts[partIndex(name == "shape" ? 1 : 2, dim, rank)]));
+  return std::make_unique<TupleExpr>(loc, std::move(elements), /*list=*/false);
+}
+
 ExprPtr Sema::typeDescriptorAccess(Builtin builtin, SourceLoc loc,
                                    std::vector<ExprPtr> args) {
   bool isLoad = builtin == Builtin::DescriptorLoad;

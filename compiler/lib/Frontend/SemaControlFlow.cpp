@@ -197,6 +197,24 @@ void Sema::analyzeFor(const ForStmt &stmt) {
     }
     numStages = static_cast<unsigned>(*stages);
   }
+  // Triton's other loop hints change how its compiler schedules the loop, not
+  // what it computes; tilec does none of these yet, and says so.
+  if (builtin == Builtin::Range) {
+    const char *hints[] = {"loop_unroll_factor", "disallow_acc_multi_buffer", "flatten",
+                           "warp_specialize", "disable_licm"};
+    for (auto [i, hint] : llvm::enumerate(hints)) {
+      const Expr &arg = *args[4 + i];
+      const ConstValue *value = getConstexpr(arg);
+      if (!value) {
+        diag.error(arg.getLoc(), llvm::Twine(hint) + " of tl.range must be a constexpr");
+        return;
+      }
+      if (!value->isNone() && value->isTruthy())
+        diag.warning(arg.getLoc(), llvm::Twine(hint) +
+                                       " of tl.range is ignored: tilec compiles the loop "
+                                       "as if it were absent");
+    }
+  }
   ExprPtr bounds[3];
   if (isAbsent(*args[1])) {
     bounds[0] = makeConstant(call->getLoc(), ConstValue::getInt(0));

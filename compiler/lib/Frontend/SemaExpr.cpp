@@ -384,6 +384,9 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
   }
   if (type.isValue() && !type.isPointer() && expr.getName() == "dtype")
     return makeConstant(expr.getLoc(), ConstValue::getDType(type.getElement()));
+  if (type.isTensorDescriptor() &&
+      llvm::is_contained({"dtype", "block_shape", "shape", "strides"}, expr.getName()))
+    return tensorDescriptorAttribute(std::move(base), expr.getName(), expr.getLoc());
   if (type.isValue() && type.isPointer() && expr.getName() == "dtype") {
     diag.error(expr.getNameLoc(), "the dtype of a pointer (" + type.str() +
                                       ") is a pointer type, which tilec has no value "

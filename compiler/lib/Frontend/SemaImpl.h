@@ -306,6 +306,9 @@ private:
   /// desc.load(offsets) / desc.store(offsets, value): a block-pointer access
   /// with every dimension checked.
   ExprPtr typeDescriptorAccess(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> args);
+  /// desc.dtype, desc.block_shape (constexprs), desc.shape, desc.strides
+  /// (tuples of its runtime parts).
+  ExprPtr tensorDescriptorAttribute(ExprPtr desc, llvm::StringRef name, SourceLoc loc);
   /// load/store of a block pointer, rewritten to a pointer tile and a mask.
   ExprPtr typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
                                  std::vector<ExprPtr> args);

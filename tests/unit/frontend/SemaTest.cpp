@@ -355,6 +355,25 @@ TEST(Sema, AllKernelsOrOneByName) {
   EXPECT_EQ(kernels[0]->name, "add_kernel");
 }
 
+TEST(Sema, TensorDescriptorAttributesAndRangeHints) {
+  Compilation c("@triton.jit\n"
+                "def k(x_ptr: *fp16, M: i32, N: i32, BM: tl.constexpr = 16):\n"
+                "    d = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, 32])\n"
+                "    tl.static_assert(d.block_shape[1] == 32 and d.dtype == tl.float16)\n"
+                "    m, n = d.shape\n"
+                "    s, one = d.strides\n"
+                "    x = d.load([0, 0])\n"
+                "    for i in tl.range(0, m, flatten=True, loop_unroll_factor=None):\n"
+                "        x += 1\n"
+                "    d.store([n - s, 0], x.to(d.dtype))\n");
+  auto kernels = c.analyze();
+  ASSERT_EQ(kernels.size(), 1u) << c.output();
+  EXPECT_EQ(c.output(), "test.tile:8:37: warning: flatten of tl.range is ignored: tilec "
+                        "compiles the loop as if it were absent\n"
+                        "    for i in tl.range(0, m, flatten=True, loop_unroll_factor=None):\n"
+                        "                                    ^\n");
+}
+
 TEST(Sema, HostWrappersDoNotMakeKernelsHelpers) {
   // A launch in a host wrapper is no call; a call from a kernel is.
   Compilation c("import torch\n"

@@ -144,6 +144,32 @@ TEST_F(MemoryTest, OtherElementTypes) {
       RD, [&](std::size_t I) { return D[I] * 0.5; }, "fp64 * 0.5");
 }
 
+TEST_F(MemoryTest, BoolPointersReadAndWriteBytes) {
+  tile::Kernel K = kernel("bool_memory", "k_bool");
+  const std::size_t N = 1000;
+  std::vector<std::uint8_t> Mask(N);
+  for (std::size_t I = 0; I < N; ++I)
+    Mask[I] = I % 3 == 0 ? 0 : I % 3 == 1 ? 1 : 2; // 2 reads as true too
+  std::vector<float> X = examples::randomFloats(N, -1, 1, 102);
+  // torch.bool's storage: one byte per element (bool is i1 to the runtime).
+  tile::DeviceBuffer<bool> DMask(*Ctx, N), DPos(*Ctx, N + 64);
+  DMask.copyFromHost(reinterpret_cast<const bool *>(Mask.data()), N);
+  DPos.fillBytes(0x55);
+  auto DX = upload(X);
+  auto DOut = poisoned<float>(N + 64);
+  K.launch(tile::Grid{gputest::blocks(N, K.info().constexprInt("BLOCK"))}, tile::Stream(),
+           DMask, DX, DOut, DPos, I32(N));
+  Ctx->synchronize();
+  gputest::expectEqual(
+      result(DOut, N, "where(mask)"),
+      [&](std::size_t I) { return Mask[I] != 0 ? X[I] : -1.0f; }, "where of a *i1 load");
+  std::vector<std::uint8_t> Pos(N + 64);
+  DPos.copyToHost(reinterpret_cast<bool *>(Pos.data()), N + 64);
+  for (std::size_t I = 0; I < N + 64; ++I)
+    ASSERT_EQ(Pos[I], I < N ? (X[I] > 0 ? 1 : 0) : 0x55)
+        << "x > 0 stored through *i1 as a byte 0 / 1 at " << I;
+}
+
 class BlockPointerTest : public gputest::GpuTest<> {
 protected:
   /// Runs Name (k_bptr_load or k_desc_load) from Module on x [M, N];

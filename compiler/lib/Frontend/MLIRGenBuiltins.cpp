@@ -82,7 +82,18 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
     Value other = optionalArg(call, 2, ok);
     if (!ok)
       return nullptr;
-    return mlir::tile::LoadOp::create(builder, where, result, ptr, mask, other);
+    if (call.getType().getElement() != ScalarKind::I1)
+      return mlir::tile::LoadOp::create(builder, where, result, ptr, mask, other);
+    // Bytes through *i1: true where nonzero, as Triton reads a torch.bool.
+    if (other)
+      other = boolToByte(where, other);
+    Value bytes = mlir::tile::LoadOp::create(
+        builder, where, convertType(call.getType().withElement(ScalarKind::I8)), ptr, mask,
+        other);
+    Value zero = constant(where, call.getType().withElement(ScalarKind::I8),
+                          ConstValue::getInt(0));
+    return mlir::arith::CmpIOp::create(builder, where, mlir::arith::CmpIPredicate::ne, bytes,
+                                       zero);
   }
   case B::Exp:
   case B::Exp2:
@@ -194,11 +205,6 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
 
 bool MLIRGenerator::checkMemoryAccess(const BuiltinCallExpr &call,
                                       std::optional<unsigned> volatileArg) {
-  if (call.getArg(0).getType().getElement() == ScalarKind::I1) {
-    diag.error(call.getLoc(), "not supported yet: loads and stores through "
-                              "'*i1' pointers (use '*i8' and compare)");
-    return false;
-  }
   if (volatileArg && call.getConstArg(*volatileArg).isTruthy()) {
     diag.error(call.getLoc(), "not supported yet: volatile=True");
     return false;
@@ -405,6 +411,8 @@ bool MLIRGenerator::generateVoidCall(const Expr &expr) {
     Value mask = optionalArg(*call, 2, ok);
     if (!ok)
       return false;
+    if (call->getArg(0).getType().getElement() == ScalarKind::I1)
+      value = boolToByte(where, value);
     mlir::tile::StoreOp::create(builder, where, ptr, value, mask);
     return true;
   }

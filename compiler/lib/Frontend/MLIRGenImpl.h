@@ -71,11 +71,23 @@ private:
   /// The MLIR type of a runtime frontend type.
   mlir::Type convertType(const Type &type) {
     mlir::Type element = elementType(type.getElement());
+    // A bool in memory is a byte (torch.bool, Triton's *i1): *i1 points to
+    // i8, and loads and stores convert.
+    if (type.isPointer() && type.getElement() == ScalarKind::I1)
+      element = builder.getI8Type();
     if (type.isPointer())
       element = mlir::tile::PointerType::get(element);
     if (type.isTile())
       return mlir::RankedTensorType::get(type.getShape(), element);
     return element;
+  }
+
+  /// `value` (i1 or a tile of it) as bytes 0 / 1, for a store through *i1.
+  Value boolToByte(mlir::Location where, Value value) {
+    mlir::Type byte = builder.getI8Type();
+    if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(value.getType()))
+      byte = tensor.clone(byte);
+    return mlir::arith::ExtUIOp::create(builder, where, byte, value);
   }
 
   /// A scalar constant of `type`'s element, splatted when `type` is a tile.
@@ -131,8 +143,8 @@ private:
   bool generateArgs(const BuiltinCallExpr &call,
                     llvm::SmallVectorImpl<Value> &operands, unsigned first = 0);
   Value generateBuiltin(const BuiltinCallExpr &call);
-  /// What the GPU lowering cannot do yet, reported at the call: i1 through
-  /// pointers and volatile accesses.
+  /// What the GPU lowering cannot do yet, reported at the call: volatile
+  /// accesses.
   bool checkMemoryAccess(const BuiltinCallExpr &call,
                          std::optional<unsigned> volatileArg);
   /// exp ... erf, sigmoid, abs, floor, ceil.

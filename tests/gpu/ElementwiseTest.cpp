@@ -501,4 +501,32 @@ TEST_F(IntFloatTest, TrueDivisionAndConversions) {
       "f.to(int32) + x.to(fp32).to(int32)");
 }
 
+using InlineAsmTest = gputest::GpuTest<>;
+
+TEST_F(InlineAsmTest, ElementwisePtx) {
+  if (onInterpreter())
+    GTEST_SKIP() << "inline PTX runs on the GPU only";
+  tile::Kernel K = kernel("inline_asm", "k_inline_asm");
+  const std::size_t N = 1000;
+  std::vector<float> X = examples::randomFloats(N, -10, 10, 103);
+  std::vector<std::int32_t> I = gputest::randomInts<std::int32_t>(N, -100000, 100000, 104);
+  auto DX = upload(X);
+  auto DI = upload(I);
+  auto DY = poisoned<float>(N + 64);
+  auto DJ = poisoned<std::int32_t>(N + 64);
+  K.launch(tile::Grid{gputest::blocks(N, K.info().constexprInt("BLOCK"))}, tile::Stream(), DX,
+           DY, DI, DJ, static_cast<std::int32_t>(N));
+  Ctx->synchronize();
+  gputest::expectEqual(
+      result(DY, N, "asm fp32"), [&](std::size_t E) { return X[E] + 0.5f; },
+      "mov.b32 then add.rn.f32 0.5");
+  gputest::expectEqual(
+      result(DJ, N, "asm shf"),
+      [&](std::size_t E) {
+        std::uint32_t U = static_cast<std::uint32_t>(I[E]);
+        return static_cast<std::int32_t>((U << 3) | (U >> 29));
+      },
+      "shf.l.wrap.b32 by 3 (a rotation)");
+}
+
 } // namespace

@@ -328,8 +328,7 @@ case("gelu_fast", "gelu.py", "gelu_fast_kernel",
      args=[In("x_ptr", ["n"], "fp16", randn(3.0)), Out("y_ptr", ["n"], "fp16"), Scalar("n_elements", "n")],
      constexprs=dict(BLOCK_SIZE=1024), grid=["cdiv(n, BLOCK_SIZE)"], atol=2e-3, rtol=4e-3,
      torch_ref="F.gelu(x_ptr, approximate='tanh')",
-     idioms="tl.inline_asm_elementwise (tanh.approx.f32)",
-     expect_fail="unknown builtin 'tl.inline_asm_elementwise'")
+     idioms="tl.inline_asm_elementwise (tanh.approx.f32)")
 
 _swiglu = dict(sizes=dict(rows=4096, cols=11008), constexprs=dict(BLOCK_SIZE=16384), num_warps=16,
                grid=["rows"], **BF16)

@@ -153,6 +153,9 @@ std::vector<BuiltinInfo> buildTable() {
   // and tl.store resolve to the entries above).
   add(B::DescriptorLoad, "load", {req("desc"), req("offsets")}, Method);
   add(B::DescriptorStore, "store", {req("desc"), req("offsets"), req("value")}, Method);
+  add(B::InlineAsmElementwise, "inline_asm_elementwise",
+      {req("asm"), req("constraints"), req("args"), req("dtype"), req("is_pure"),
+       req("pack")});
   return table;
 }
 

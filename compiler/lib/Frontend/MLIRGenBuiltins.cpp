@@ -117,6 +117,14 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
     return mlir::tile::ExternElementwiseOp::create(
         builder, where, result, operands, call.getConstArg(0).getString());
   }
+  case B::InlineAsmElementwise: {
+    llvm::SmallVector<Value> operands;
+    if (!generateArgs(call, operands, /*first=*/3))
+      return nullptr;
+    return mlir::tile::InlineAsmOp::create(
+        builder, where, result, operands, call.getConstArg(0).getString(),
+        call.getConstArg(1).getString(), call.getConstArg(2).isTruthy());
+  }
   case B::Fma:
   case B::Maximum:
   case B::Minimum:

@@ -216,8 +216,7 @@ bool Sema::normalizeArgs(Builtin builtin, const CallExpr &call,
   return true;
 }
 
-/// Requires a dtype constant such as tl.float16.
-static std::optional<ScalarKind> requireDType(const Expr &expr, DiagnosticEngine &diag) {
+std::optional<ScalarKind> tilec::requireDType(const Expr &expr, DiagnosticEngine &diag) {
   const ConstValue *value = Sema::getConstexpr(expr);
   if (value && value->isDType())
     return value->getDType();
@@ -847,6 +846,8 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
     return typeMakeTensorDescriptor(loc, std::move(args));
   case B::DescriptorLoad: case B::DescriptorStore:
     return typeDescriptorAccess(builtin, loc, std::move(args));
+  case B::InlineAsmElementwise:
+    return typeInlineAsm(loc, std::move(args));
   case B::View:
     // view(x, shape) is reshape(x, shape, can_reorder=True).
     args.insert(args.begin() + 2, makeConstant(loc, ConstValue::getBool(true)));

@@ -39,6 +39,10 @@ bool blockCalls(const Block &block, llvm::StringRef name);
 /// included), in order of first appearance (SemaLiveness.cpp).
 std::vector<std::string> collectAssignedNames(const Block &block);
 
+/// The dtype constant `expr` holds (tl.float16), or None after an error
+/// (SemaBuiltins.cpp).
+std::optional<ScalarKind> requireDType(const Expr &expr, DiagnosticEngine &diag);
+
 /// Analyzes one kernel. Expression functions return null after reporting an
 /// error (or silently when an operand already failed).
 class Sema {
@@ -303,6 +307,8 @@ private:
   ExprPtr advanceBlockPointer(SourceLoc loc, BuiltinCallExpr &bptr, ExprPtr offsets,
                               llvm::StringRef what);
   ExprPtr typeMakeTensorDescriptor(SourceLoc loc, std::vector<ExprPtr> args);
+  /// tl.inline_asm_elementwise (SemaInlineAsm.cpp).
+  ExprPtr typeInlineAsm(SourceLoc loc, std::vector<ExprPtr> args);
   /// desc.load(offsets) / desc.store(offsets, value): a block-pointer access
   /// with every dimension checked.
   ExprPtr typeDescriptorAccess(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> args);

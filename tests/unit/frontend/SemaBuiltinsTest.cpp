@@ -234,6 +234,22 @@ INSTANTIATE_TEST_SUITE_P(
         BuiltinError{"y = tl.atomic_add(x_ptr, 1.0, sem=\"seq_cst\")",
                      "test.tile:3:39: error: sem must be one of 'relaxed', 'acquire', "
                      "'release', 'acq_rel', got 'seq_cst'"},
+        BuiltinError{"y = tl.inline_asm_elementwise(\"mov.b32 $0, $1;\", \"=r,h\", [n], "
+                     "dtype=tl.float32, is_pure=True, pack=1)",
+                     "test.tile:3:54: error: constraints '=r,h': 'h' needs a 16-bit value, "
+                     "got argument 0, i32"},
+        BuiltinError{"y = tl.inline_asm_elementwise(\"mov.b32 $0, $2;\", \"=r,r\", [n], "
+                     "dtype=tl.float32, is_pure=True, pack=1)",
+                     "test.tile:3:35: error: the asm of inline_asm_elementwise refers to "
+                     "'$2', but only $0 (the result) to $1 exist"},
+        BuiltinError{"y = tl.inline_asm_elementwise(\"mov.b32 $0, $1;\", \"=r\", [n], "
+                     "dtype=tl.float32, is_pure=True, pack=1)",
+                     "test.tile:3:54: error: constraints '=r': expected 1 output and 1 input "
+                     "constraints, got 1 in all"},
+        BuiltinError{"y = tl.inline_asm_elementwise(\"mov.b32 $0, $1;\", \"=r,r\", [n], "
+                     "dtype=tl.float32, is_pure=True, pack=4)",
+                     "test.tile:3:104: error: not supported yet: inline_asm_elementwise with "
+                     "pack=4 (only pack=1)"},
         BuiltinError{"y = tl.atomic_and(x_ptr, 1.0)",
                      "test.tile:3:23: error: 'tl.atomic_and' does not support *fp32 "
                      "pointers"},

@@ -110,6 +110,8 @@ enum class Builtin {
   View,
   // Tensor descriptors (block pointers checked in every dimension).
   MakeTensorDescriptor, DescriptorLoad, DescriptorStore,
+  // The user's PTX, element by element.
+  InlineAsmElementwise,
 };
 
 /// One parameter of a builtin's signature.

@@ -9,7 +9,8 @@
 // fma, maxnumf, ...) falls to the upstream arith- and math-to-LLVM patterns,
 // which NVPTX lowers to exact instructions. tile.extern_elementwise (the
 // libdevice functions a kernel names, `libdevice.pow(x, y)`) becomes one call
-// per element.
+// per element, tile.inline_asm (tl.inline_asm_elementwise) one inline-asm
+// statement per element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,6 +147,36 @@ struct DivFOpConversion : OpConversionPattern<arith::DivFOp> {
   }
 };
 
+/// Replaces `op` (scalars or tiles of one layout) by `emitOne` applied to
+/// the elements at each index of `srcs`.
+LogicalResult replaceElementwise(Operation *op, ValueRange srcs,
+                                 const TypeConverter &converter,
+                                 ConversionPatternRewriter &rewriter,
+                                 function_ref<Value(ValueRange)> emitOne) {
+  Location loc = op->getLoc();
+  Type type = op->getResult(0).getType();
+  if (!isa<RankedTensorType>(type)) {
+    rewriter.replaceOp(op, emitOne(srcs));
+    return success();
+  }
+  Type resultType = converter.convertType(type);
+  if (!resultType)
+    return rewriter.notifyMatchFailure(op, "result type not convertible");
+  SmallVector<SmallVector<Value>> perOperand;
+  for (Value src : srcs)
+    perOperand.push_back(unpackElements(loc, src, rewriter));
+  size_t count = cast<LLVM::LLVMStructType>(resultType).getBody().size();
+  SmallVector<Value> results;
+  for (size_t i = 0; i < count; ++i) {
+    SmallVector<Value> elements;
+    for (const SmallVector<Value> &values : perOperand)
+      elements.push_back(values[i]);
+    results.push_back(emitOne(elements));
+  }
+  rewriter.replaceOp(op, packElements(loc, results, resultType, rewriter));
+  return success();
+}
+
 /// A call of `symbol` on the elements at each index of the operands.
 struct ExternElementwiseOpConversion
     : OpConversionPattern<tile::ExternElementwiseOp> {
@@ -154,31 +185,58 @@ struct ExternElementwiseOpConversion
   LogicalResult
   matchAndRewrite(tile::ExternElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     Type elementType = getElementTypeOrSelf(op.getType());
-    if (!isa<RankedTensorType>(op.getType())) {
-      rewriter.replaceOp(op, callExternalFunction(loc, rewriter, op,
-                                                  op.getSymbol(), elementType,
-                                                  adaptor.getSrcs()));
-      return success();
-    }
-    Type resultType = getTypeConverter()->convertType(op.getType());
-    if (!resultType)
-      return rewriter.notifyMatchFailure(op, "result type not convertible");
-    SmallVector<SmallVector<Value>> perOperand;
-    for (Value src : adaptor.getSrcs())
-      perOperand.push_back(unpackElements(loc, src, rewriter));
-    size_t count = cast<LLVM::LLVMStructType>(resultType).getBody().size();
-    SmallVector<Value> results;
-    for (size_t i = 0; i < count; ++i) {
-      SmallVector<Value> args;
-      for (const SmallVector<Value> &elements : perOperand)
-        args.push_back(elements[i]);
-      results.push_back(callExternalFunction(loc, rewriter, op, op.getSymbol(),
-                                             elementType, args));
-    }
-    rewriter.replaceOp(op, packElements(loc, results, resultType, rewriter));
-    return success();
+    return replaceElementwise(op, adaptor.getSrcs(), *getTypeConverter(), rewriter,
+                              [&](ValueRange args) {
+                                return callExternalFunction(op.getLoc(), rewriter, op,
+                                                            op.getSymbol(), elementType,
+                                                            args);
+                              });
+  }
+};
+
+/// The user's PTX on the elements at each index of the operands: one
+/// inline-asm statement per element. A float in an integer register (h, r,
+/// l) travels as the integer of its bits.
+struct InlineAsmOpConversion : OpConversionPattern<tile::InlineAsmOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::InlineAsmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<StringRef> constraints;
+    op.getConstraints().split(constraints, ',');
+    auto inIntegerRegister = [&](size_t index, Type type) {
+      StringRef constraint = constraints[index].trim().ltrim('=');
+      return isa<FloatType>(type) && constraint.find_first_of("hrl") != StringRef::npos;
+    };
+    auto asBits = [&](Type type) {
+      return rewriter.getIntegerType(type.getIntOrFloatBitWidth());
+    };
+    Type elementType = getElementTypeOrSelf(op.getType());
+    Type asmResult = inIntegerRegister(0, elementType) ? asBits(elementType) : elementType;
+    auto emitOne = [&](ValueRange elements) -> Value {
+      SmallVector<Value> operands;
+      for (auto [i, element] : llvm::enumerate(elements))
+        operands.push_back(inIntegerRegister(i + 1, element.getType())
+                               ? LLVM::BitcastOp::create(rewriter, loc,
+                                                         asBits(element.getType()), element)
+                               : element);
+      Value result =
+          LLVM::InlineAsmOp::create(
+              rewriter, loc, asmResult, operands, op.getAsmString(), op.getConstraints(),
+              /*has_side_effects=*/!op.getPure(), /*is_align_stack=*/false,
+              LLVM::tailcallkind::TailCallKind::None,
+              LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
+              ArrayAttr())
+              .getResult(0);
+      return asmResult == elementType
+                 ? result
+                 : LLVM::BitcastOp::create(rewriter, loc, elementType, result).getResult();
+    };
+    return replaceElementwise(op, adaptor.getSrcs(), *getTypeConverter(), rewriter,
+                              emitOne);
   }
 };
 
@@ -199,7 +257,7 @@ void mlir::tilec::populateMathOpToLLVMPatterns(
       converter, context, 1.4426950408889634 /* log2(e) */);
   patterns.add<Exp2BasedOpConversion<math::Exp2Op>>(converter, context, 1.0);
   patterns.add<DivFOpConversion, RsqrtOpConversion,
-               ExternElementwiseOpConversion>(converter, context,
+               ExternElementwiseOpConversion, InlineAsmOpConversion>(converter, context,
                                               kTilePatternBenefit);
   // f32 name (also used for f16/bf16), f64 name.
   addLibdevice<math::SinOp>(patterns, converter, "__nv_sinf", "__nv_sin");

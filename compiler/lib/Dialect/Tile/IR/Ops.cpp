@@ -107,6 +107,13 @@ LogicalResult ExternElementwiseOp::verify() {
   return success();
 }
 
+LogicalResult InlineAsmOp::verify() {
+  for (Value src : getSrcs())
+    if (failed(verifySameShape(*this, src.getType(), getResult().getType(), "operand")))
+      return failure();
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
   Type expected = getPointeeType(getPtr().getType());
   if (getResult().getType() != expected)

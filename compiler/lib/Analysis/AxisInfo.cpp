@@ -352,6 +352,12 @@ public:
               return truncInfo(in(0), getElementTypeOrSelf(trunc.getType())
                                           .getIntOrFloatBitWidth());
             })
+            .Case([&](tile::InlineAsmOp asmOp) {
+              // Impure PTX may give each element its own value (an atomic's
+              // old value) even where the operands repeat.
+              return asmOp.getPure() ? elementwiseInfo(rank, operands)
+                                     : AxisInfo::getPessimistic(rank);
+            })
             .Default([&](Operation *other) {
               if (other->hasTrait<OpTrait::Elementwise>() &&
                   other->getNumOperands() > 0)

@@ -160,11 +160,12 @@ bool tilec::isKernelDecoratorName(llvm::StringRef name) {
   if (last.empty())
     std::swap(prefix, last);
   return (last == "kernel" || last == "jit") &&
-         (prefix.empty() || prefix == "triton" || prefix == "tl" || prefix == "tilec");
+         (prefix.empty() || prefix == "triton" || prefix == "tl" ||
+          prefix == "triton.language" || prefix == "tilec");
 }
 
 const HostCode *Module::lookupHostCode(llvm::StringRef name) const {
-  for (const HostCode &code : llvm::reverse(hostCode))
+  for (const HostCode &code : hostCode)
     if (!name.empty() && code.name == name)
       return &code;
   return nullptr;

@@ -111,12 +111,19 @@ private:
   void parseTopLevelBlock(Module &module, llvm::StringSet<> &bound);
   /// Whether the decorated or plain `def` at the current token has a kernel
   /// decorator, read ahead without consuming.
-  bool startsKernelDefinition() const;
+  bool startsKernelDefinition(const Module &module) const;
+  /// Past `if cond:` / `elif cond:` / `try:` / `except E as e:` ... and the
+  /// NEWLINE INDENT of its block; false where the header is not one.
+  bool skipBlockHeader();
   /// The name the top-level statement at the current token defines, or "".
   std::string nameDefinedHere() const;
   /// Past the rest of the statement where the parse stopped and any block
   /// under it, to the next statement at `level`.
   void skipStatement(unsigned level);
+  /// Records in Module::hostCode every module-level name that the skipped
+  /// tokens [from, to) may bind, so that a kernel reading one gets an error
+  /// instead of another binding's value.
+  void recordBoundNames(Module &module, size_t from, size_t to);
   void parseImport(Module &module);
   void parseGlobal(Module &module);
   bool parseDottedName(std::string &name, const llvm::Twine &context);
@@ -235,7 +242,24 @@ std::unique_ptr<Module> Parser::parseModule() {
   return module;
 }
 
-bool Parser::startsKernelDefinition() const {
+bool Parser::skipBlockHeader() {
+  // The keyword, then its condition or clause (host Python, not evaluated)
+  // up to the colon outside brackets.
+  consume();
+  int brackets = 0;
+  while (!is(TokenKind::Newline) && !is(TokenKind::Eof) &&
+         !(brackets == 0 && is(TokenKind::Colon))) {
+    if (is(TokenKind::LParen) || is(TokenKind::LSquare) || is(TokenKind::LBrace))
+      ++brackets;
+    else if (is(TokenKind::RParen) || is(TokenKind::RSquare) || is(TokenKind::RBrace))
+      --brackets;
+    consume();
+  }
+  return consumeIf(TokenKind::Colon) && consumeIf(TokenKind::Newline) &&
+         consumeIf(TokenKind::Indent);
+}
+
+bool Parser::startsKernelDefinition(const Module &module) const {
   // Decorator lines: '@' dotted-name [ '(' ... ')' ] NEWLINE (the lexer drops
   // newlines inside brackets).
   size_t i = pos;
@@ -243,7 +267,7 @@ bool Parser::startsKernelDefinition() const {
     std::string name;
     for (++i; tokens[i].is(TokenKind::Identifier) || tokens[i].is(TokenKind::Dot); ++i)
       name += tokens[i].text.str();
-    if (isKernelDecoratorName(name))
+    if (isKernelDecoratorName(module.expandTritonAlias(name)))
       return true;
     while (!tokens[i].is(TokenKind::Newline) && !tokens[i].is(TokenKind::Eof))
       ++i;
@@ -301,8 +325,11 @@ void Parser::parseTopLevelItem(Module &module) {
     break;
   case TokenKind::At:
   case TokenKind::kw_def:
-    kernel = startsKernelDefinition();
+    kernel = startsKernelDefinition(module);
     if (auto function = parseFunction()) {
+      // `@tr.jit` after `import triton as tr`: decorators by their triton names.
+      for (Decorator &decorator : function->decorators)
+        decorator.name = module.expandTritonAlias(decorator.name);
       if (module.lookup(function->getName())) {
         // Python keeps the last definition; tilec refuses the ambiguity in
         // code it compiles and leaves it to a use elsewhere.
@@ -332,27 +359,18 @@ void Parser::parseTopLevelItem(Module &module) {
   case TokenKind::kw_if:
     // `try: from triton.language.extra import libdevice` / `if HAS_X: import
     // ...`: the imports of the first branch that binds a name.
-    consume();
-    if (tok().kind != TokenKind::Colon) {
-      // The condition of an `if`: host Python, not evaluated.
-      while (!is(TokenKind::Colon) && !is(TokenKind::Newline) && !is(TokenKind::Eof))
-        consume();
-    }
-    if (consumeIf(TokenKind::Colon) && consumeIf(TokenKind::Newline) &&
-        consumeIf(TokenKind::Indent)) {
+    if (skipBlockHeader()) {
       llvm::StringSet<> bound;
       parseTopLevelBlock(module, bound);
       // The other branches (`except`, `elif`, `else`, `finally`) the same way.
-      while (!failed && (is(TokenKind::kw_except) || is(TokenKind::kw_elif) ||
-                         is(TokenKind::kw_else) || is(TokenKind::kw_finally))) {
-        while (!is(TokenKind::Colon) && !is(TokenKind::Newline) && !is(TokenKind::Eof))
-          consume();
-        if (!(consumeIf(TokenKind::Colon) && consumeIf(TokenKind::Newline) &&
-              consumeIf(TokenKind::Indent)))
-          break;
-        parseTopLevelBlock(module, bound);
+      bool headers = true;
+      while (!failed && headers &&
+             (is(TokenKind::kw_except) || is(TokenKind::kw_elif) ||
+              is(TokenKind::kw_else) || is(TokenKind::kw_finally))) {
+        if ((headers = skipBlockHeader()))
+          parseTopLevelBlock(module, bound);
       }
-      if (!failed && indentLevel == level)
+      if (!failed && headers && indentLevel == level)
         return;
     }
     error(loc, "a top-level '" + tokens[start].text + "' block (Python host code)");
@@ -374,6 +392,108 @@ void Parser::parseTopLevelItem(Module &module) {
                         tokens[pos - 1].is(TokenKind::Dedent)) ||
       indentLevel > level || is(TokenKind::Indent) || is(TokenKind::Dedent))
     skipStatement(level);
+  recordBoundNames(module, start, pos);
+}
+
+void Parser::recordBoundNames(Module &module, size_t from, size_t to) {
+  // Module-level bindings of the skipped tokens: targets of `=` and of
+  // augmented assignments (`a, b = ...`, `x[0] = ...` mutates x), `for`
+  // and `as` targets, imports, `def`/`class` names, `global` names in a
+  // function, and a name whose method a statement calls (`SIZES.reverse()`).
+  // Names assigned inside a def or class body are not module-level.
+  auto record = [&](const Token &token) {
+    module.hostCode.push_back({token.text.str(), token.loc,
+                               "'" + token.text.str() +
+                                   "' may be bound here by Python host code, which "
+                                   "tilec does not run",
+                               token.loc});
+  };
+  int brackets = 0, indent = 0, scopeIndent = -1;
+  bool lineStart = true, forTarget = false, importNames = false, globalNames = false;
+  llvm::SmallVector<size_t> candidates;
+  for (size_t i = from; i < to && i < tokens.size(); ++i) {
+    const Token &t = tokens[i];
+    const Token *next = i + 1 < tokens.size() ? &tokens[i + 1] : nullptr;
+    bool afterDot = i > from && tokens[i - 1].is(TokenKind::Dot);
+    switch (t.kind) {
+    case TokenKind::Indent:
+      ++indent;
+      continue;
+    case TokenKind::Dedent:
+      if (--indent <= scopeIndent)
+        scopeIndent = -1;
+      continue;
+    case TokenKind::Newline:
+      lineStart = true;
+      forTarget = importNames = globalNames = false;
+      candidates.clear();
+      continue;
+    case TokenKind::LParen: case TokenKind::LSquare: case TokenKind::LBrace:
+      ++brackets;
+      break;
+    case TokenKind::RParen: case TokenKind::RSquare: case TokenKind::RBrace:
+      brackets = std::max(0, brackets - 1);
+      break;
+    default:
+      break;
+    }
+    bool inScope = scopeIndent >= 0;
+    if (lineStart) {
+      lineStart = false;
+      if (t.is(TokenKind::kw_global) || t.is(TokenKind::kw_nonlocal)) {
+        globalNames = true;
+        continue;
+      }
+      if (inScope)
+        continue;
+      if ((t.is(TokenKind::kw_def) || t.is(TokenKind::kw_class)) && next &&
+          next->is(TokenKind::Identifier)) {
+        record(*next);
+        scopeIndent = indent;
+        continue;
+      }
+      if (t.is(TokenKind::Identifier) && next &&
+          (next->is(TokenKind::Dot) || next->is(TokenKind::LSquare)))
+        record(t);
+    }
+    if (globalNames) {
+      if (t.is(TokenKind::Identifier))
+        record(t);
+      continue;
+    }
+    if (inScope)
+      continue;
+    if (t.is(TokenKind::kw_import)) {
+      importNames = true;
+      continue;
+    }
+    if (importNames || forTarget) {
+      if (t.is(TokenKind::kw_in))
+        forTarget = false;
+      else if (t.is(TokenKind::Identifier) && !afterDot)
+        record(t);
+      continue;
+    }
+    if (t.is(TokenKind::kw_for)) {
+      forTarget = true;
+      continue;
+    }
+    if (t.is(TokenKind::kw_as) && next && next->is(TokenKind::Identifier)) {
+      record(*next);
+      continue;
+    }
+    if (brackets != 0)
+      continue;
+    if (t.is(TokenKind::Identifier) && !afterDot)
+      candidates.push_back(i);
+    bool assigns = t.is(TokenKind::Equal) ||
+                   (t.kind >= TokenKind::PlusEqual && t.kind <= TokenKind::AtEqual);
+    if (assigns) {
+      for (size_t candidate : candidates)
+        record(tokens[candidate]);
+      candidates.clear();
+    }
+  }
 }
 
 void Parser::parseTopLevelBlock(Module &module, llvm::StringSet<> &bound) {
@@ -384,12 +504,9 @@ void Parser::parseTopLevelBlock(Module &module, llvm::StringSet<> &bound) {
       continue;
     }
     if (!is(TokenKind::kw_import) && !is(TokenKind::kw_from)) {
-      std::string name = nameDefinedHere();
-      if (!name.empty())
-        module.hostCode.push_back({name, tok().loc,
-                                   "assigned in a top-level block that tilec does not run",
-                                   tok().loc});
+      size_t start = pos;
       skipStatement(level);
+      recordBoundNames(module, start, pos);
       continue;
     }
     Module scratch;

@@ -68,8 +68,11 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
       diag.error(callee.getLoc(), "'" + calleeName + "' is a variable, not a function");
       return nullptr;
     }
-    if (const FunctionDef *def = module.lookup(calleeName))
+    if (const FunctionDef *def = module.lookup(calleeName)) {
+      if (reportAmbiguousName(calleeName, callee.getLoc(), "function"))
+        return nullptr;
       return callDeviceFunction(*def, call);
+    }
     std::string path = module.expandTritonAlias(calleeName);
     if (path != calleeName) {
       if (const LibdeviceFunction *function = lookupLibdeviceCallee(path))

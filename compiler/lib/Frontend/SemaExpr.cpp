@@ -230,13 +230,8 @@ ExprPtr Sema::analyzeName(const NameExpr &expr) {
 ExprPtr Sema::analyzeGlobal(const GlobalDef &global, SourceLoc loc) {
   if (auto it = globalValues.find(&global); it != globalValues.end())
     return makeConstant(loc, it->second);
-  if (const HostCode *host = module.lookupHostCode(global.name)) {
-    diag.error(loc, "module-level '" + global.name +
-                        "' is also assigned elsewhere; tilec cannot tell which value "
-                        "the kernel sees (assign it once)");
-    diag.note(host->reasonLoc, host->reason);
+  if (reportAmbiguousName(global.name, loc, "module-level"))
     return nullptr;
-  }
   if (llvm::is_contained(evaluatingGlobals, &global)) {
     diag.error(loc, "module-level '" + global.name + "' is defined in terms of itself");
     return nullptr;
@@ -259,6 +254,32 @@ ExprPtr Sema::analyzeGlobal(const GlobalDef &global, SourceLoc loc) {
   }
   globalValues[&global] = *constant;
   return makeConstant(loc, *constant);
+}
+
+bool Sema::reportAmbiguousName(llvm::StringRef name, SourceLoc loc, llvm::StringRef what) {
+  SourceLoc other;
+  std::string why;
+  if (const HostCode *host = module.lookupHostCode(name)) {
+    other = host->reasonLoc;
+    why = host->reason;
+  } else if (const ForeignImport *import = module.lookupForeign(name)) {
+    other = import->loc;
+    why = "imported here from '" + import->module + "'";
+  } else if (const GlobalDef *global = what == "function" ? module.lookupGlobal(name)
+                                                          : nullptr) {
+    other = global->loc;
+    why = "assigned here";
+  } else if (const FunctionDef *def = what == "function" ? nullptr : module.lookup(name)) {
+    other = def->getLoc();
+    why = "defined here";
+  } else {
+    return false;
+  }
+  diag.error(loc, what + " '" + name +
+                      "' is also bound elsewhere in this file; tilec cannot tell which one "
+                      "the kernel sees (bind it once)");
+  diag.note(other, why);
+  return true;
 }
 
 bool Sema::reportUnreadableName(llvm::StringRef name, SourceLoc loc) {

@@ -102,6 +102,9 @@ public:
   /// read) or Python host code defines it (a class, a function outside the
   /// language); returns whether it did.
   bool reportUnreadableName(llvm::StringRef name, SourceLoc loc);
+  /// Reports `name` (a module-level constant or function, `what`) when host
+  /// code or an import may bind it too; returns whether it did.
+  bool reportAmbiguousName(llvm::StringRef name, SourceLoc loc, llvm::StringRef what);
   ExprPtr analyzeAttribute(const AttributeExpr &expr);
   ExprPtr analyzeUnary(const UnaryExpr &expr);
   ExprPtr analyzeBinary(SourceLoc loc, BinaryOp op, ExprPtr lhs, ExprPtr rhs);

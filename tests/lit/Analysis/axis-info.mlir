@@ -102,3 +102,17 @@ func.func @wrapped_offsets(%m: i32 {tile.divisibility = 16 : i32}, %u: i32) {
   %unknown = arith.remui %offs, %us : tensor<256xi32>
   return
 }
+
+// -----
+
+// Inline PTX: a pure statement repeats where its operands repeat; an impure
+// one (an atomic's old value) may differ at every element.
+func.func @inline_asm(%p: i64) {
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1], constancy = [64]}}
+  %ps = tile.splat %p : tensor<64xi64>
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1], constancy = [64]}}
+  %pure = tile.inline_asm "mov.b64 $0, $1;" (%ps) {constraints = "=l,l", pure = true} : (tensor<64xi64>) -> tensor<64xi64>
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %old = tile.inline_asm "atom.global.add.u64 $0, [$1], 1;" (%ps) {constraints = "=l,l", pure = false} : (tensor<64xi64>) -> tensor<64xi64>
+  return
+}

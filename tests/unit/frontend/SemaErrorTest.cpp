@@ -236,8 +236,23 @@ TEST(SemaErrors, KernelLevelErrors) {
        "test.tile:5:17: error: 'host' is defined by Python host code that tilec does not "
        "compile"},
       {"B = 4\nB = 8\n@jit\ndef k(x: *fp32):\n    tl.store(x, B)\n",
-       "test.tile:5:17: error: module-level 'B' is also assigned elsewhere; tilec cannot "
-       "tell which value the kernel sees (assign it once)"},
+       "test.tile:5:17: error: module-level 'B' is also bound elsewhere in this file; tilec "
+       "cannot tell which one the kernel sees (bind it once)"},
+      // Names bound inside skipped host code, and functions bound twice.
+      {"B = 4\nfor _ in range(2):\n    B = 8\n@jit\ndef k(x: *fp32):\n    tl.store(x, B)\n",
+       "test.tile:6:17: error: module-level 'B' is also bound elsewhere in this file; tilec "
+       "cannot tell which one the kernel sees (bind it once)"},
+      {"B = 4\nif cfg[0:1]:\n    A, B = 1, 2\n@jit\ndef k(x: *fp32):\n    tl.store(x, B)\n",
+       "test.tile:6:17: error: module-level 'B' is also bound elsewhere in this file; tilec "
+       "cannot tell which one the kernel sees (bind it once)"},
+      {"def h(x):\n    return x + 1\nif USE:\n    def h(x):\n        return x * 2\n"
+       "@jit\ndef k(x: *fp32):\n    tl.store(x, h(1.0))\n",
+       "test.tile:8:17: error: function 'h' is also bound elsewhere in this file; tilec "
+       "cannot tell which one the kernel sees (bind it once)"},
+      {"def h(x):\n    return x + 1\nh = triton.jit(lambda x: x)\n"
+       "@jit\ndef k(x: *fp32):\n    tl.store(x, h(1.0))\n",
+       "test.tile:6:17: error: function 'h' is also bound elsewhere in this file; tilec "
+       "cannot tell which one the kernel sees (bind it once)"},
       {"@autotune(configs=[config(B=4)], key=['n'])\n@jit\n"
        "def k(n: i32, B: constexpr):\n    pass\n",
        "test.tile:3:15: error: constexpr parameter 'B' of kernel 'k' has no value; it is "

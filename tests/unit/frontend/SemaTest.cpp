@@ -374,6 +374,21 @@ TEST(Sema, TensorDescriptorAttributesAndRangeHints) {
                         "                                    ^\n");
 }
 
+TEST(Sema, KernelDecoratorsThroughImportAliases) {
+  Compilation c("import triton as tr\n"
+                "from triton import jit as tjit\n"
+                "@tr.jit\n"
+                "def a(x_ptr: *fp32):\n"
+                "    tl.store(x_ptr, 1.0)\n"
+                "@tjit\n"
+                "def b(x_ptr: *fp32):\n"
+                "    tl.store(x_ptr, 2.0)\n");
+  auto kernels = c.analyze();
+  ASSERT_EQ(kernels.size(), 2u) << c.output();
+  EXPECT_EQ(kernels[0]->name, "a");
+  EXPECT_EQ(kernels[1]->name, "b");
+}
+
 TEST(Sema, HostWrappersDoNotMakeKernelsHelpers) {
   // A launch in a host wrapper is no call; a call from a kernel is.
   Compilation c("import torch\n"

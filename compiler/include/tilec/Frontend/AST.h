@@ -760,7 +760,7 @@ public:
   const GlobalDef *lookupGlobal(llvm::StringRef name) const;
   /// The foreign import that binds `name`, or null.
   const ForeignImport *lookupForeign(llvm::StringRef name) const;
-  /// The last piece of host code that defines `name`, or null.
+  /// The first piece of host code that may bind `name`, or null.
   const HostCode *lookupHostCode(llvm::StringRef name) const;
   /// `dotted` with its first component replaced by the path a triton
   /// import bound to it (unchanged when there is none).

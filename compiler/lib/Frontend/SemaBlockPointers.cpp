@@ -245,13 +245,12 @@ ExprPtr Sema::typeMakeTensorDescriptor(SourceLoc loc, std::vector<ExprPtr> args)
   }
   std::vector<ConstValue> order;
   for (size_t dim = 0; dim < rank; ++dim) {
-    callArgs.push_back(makeConstant(loc, ConstValue::getInt(0)));
+    // Offsets 0 (i32, as a block pointer's), order fastest-last.
+    if (!callArgs.emplace_back(
+            coerce(makeConstant(loc, ConstValue::getInt(0)), ScalarKind::I32, {})))
+      return nullptr;
     order.push_back(ConstValue::getInt(static_cast<int64_t>(rank - 1 - dim)));
   }
-  for (size_t dim = 0; dim < rank; ++dim)
-    if (!(callArgs[partIndex(3, dim, rank)] =
-              coerce(std::move(callArgs[partIndex(3, dim, rank)]), ScalarKind::I32, {})))
-      return nullptr;
   callArgs.push_back(std::move(args[BlockShapeArg]));
   callArgs.push_back(makeConstant(loc, ConstValue::getTuple(std::move(order))));
   return makeCall(loc, Builtin::MakeBlockPtr, std::move(callArgs),

@@ -47,6 +47,10 @@ double decode(const unsigned char *P, ScalarKind Kind) {
     std::memcpy(&B.Bits, P, 2);
     return B.toFloat();
   }
+  case ScalarKind::FP8E4M3:
+    return Float8E4M3{*P}.toFloat();
+  case ScalarKind::FP8E5M2:
+    return Float8E5M2{*P}.toFloat();
   case ScalarKind::FP32: {
     float F;
     std::memcpy(&F, P, 4);
@@ -61,7 +65,8 @@ double decode(const unsigned char *P, ScalarKind Kind) {
 }
 
 bool isFloat(ScalarKind Kind) {
-  return Kind == ScalarKind::FP16 || Kind == ScalarKind::BF16 || Kind == ScalarKind::FP32 ||
+  return Kind == ScalarKind::FP8E4M3 || Kind == ScalarKind::FP8E5M2 ||
+         Kind == ScalarKind::FP16 || Kind == ScalarKind::BF16 || Kind == ScalarKind::FP32 ||
          Kind == ScalarKind::FP64;
 }
 
@@ -69,6 +74,8 @@ bool isFloat(ScalarKind Kind) {
 /// fp64 gets fp32's: its values often went through fp32 (a cast, a
 /// transcendental) on the way.
 double tolerance(ScalarKind Kind) {
+  if (Kind == ScalarKind::FP8E4M3 || Kind == ScalarKind::FP8E5M2)
+    return 0.13; // One step of e4m3 at the largest value.
   return Kind == ScalarKind::FP16 || Kind == ScalarKind::BF16 ? 1e-2 : 2e-3;
 }
 

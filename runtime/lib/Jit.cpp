@@ -193,8 +193,9 @@ std::string scalarText(const Arg &A) {
     std::string Text = Buffer;
     return Text.find_first_of(".eEn") == std::string::npos ? Text + ".0" : Text;
   }
-  if (T.Elem == ScalarKind::FP16 || T.Elem == ScalarKind::BF16)
-    throw Error("a heuristic reads a 16-bit float argument; pass it as fp32");
+  if (T.Elem == ScalarKind::FP16 || T.Elem == ScalarKind::BF16 ||
+      T.Elem == ScalarKind::FP8E4M3 || T.Elem == ScalarKind::FP8E5M2)
+    throw Error("a heuristic reads an 8- or 16-bit float argument; pass it as fp32");
   if (T.Elem == ScalarKind::U64)
     return std::to_string(static_cast<std::uint64_t>(A.intValue()));
   return std::to_string(A.intValue());

@@ -133,6 +133,7 @@ ParamInfo readParam(const SchemaReader &R, const Value &V,
     P.Align = static_cast<unsigned>(A);
   }
   bool IsInteger = !P.Type.IsPointer && P.Type.Elem != ScalarKind::I1 &&
+                   P.Type.Elem != ScalarKind::FP8E4M3 && P.Type.Elem != ScalarKind::FP8E5M2 &&
                    P.Type.Elem != ScalarKind::FP16 &&
                    P.Type.Elem != ScalarKind::BF16 &&
                    P.Type.Elem != ScalarKind::FP32 &&

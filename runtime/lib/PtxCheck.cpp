@@ -49,7 +49,8 @@ std::string paramMismatch(const TileType &Type, const ptx::Param &P) {
     return Kind == 'u' || Kind == 's' || Kind == 'b' ? "" : "not an address";
   if (P.IsPointer)
     return "a pointer";
-  bool IsFloat = Type.Elem == ScalarKind::FP16 ||
+  bool IsFloat = Type.Elem == ScalarKind::FP8E4M3 || Type.Elem == ScalarKind::FP8E5M2 ||
+                 Type.Elem == ScalarKind::FP16 ||
                  Type.Elem == ScalarKind::BF16 ||
                  Type.Elem == ScalarKind::FP32 || Type.Elem == ScalarKind::FP64;
   if (IsFloat ? (Kind == 'f' || Kind == 'b') : (Kind != 'f'))

@@ -13,7 +13,7 @@ struct ScalarEntry {
 };
 
 // Indexed by ScalarKind.
-constexpr std::array<ScalarEntry, 13> Scalars = {{{"i1", 1},
+constexpr std::array<ScalarEntry, 15> Scalars = {{{"i1", 1},
                                                   {"i8", 1},
                                                   {"i16", 2},
                                                   {"i32", 4},
@@ -22,6 +22,8 @@ constexpr std::array<ScalarEntry, 13> Scalars = {{{"i1", 1},
                                                   {"u16", 2},
                                                   {"u32", 4},
                                                   {"u64", 8},
+                                                  {"fp8e4nv", 1},
+                                                  {"fp8e5", 1},
                                                   {"fp16", 2},
                                                   {"bf16", 2},
                                                   {"fp32", 4},

@@ -24,7 +24,9 @@ installed). Each Case describes one compilation and one launch:
 - `torch_ref`: an expression timed beside both (names: the arguments, torch, F);
 - `expect_fail`: a substring of the tilec error for kernels tilec does not compile yet
   (compile_all.py reports them as XFAIL, and as XPASS once they compile);
-- `do_not_specialize`: the kernel's @triton.jit(do_not_specialize=[...]) names.
+- `do_not_specialize`: the kernel's @triton.jit(do_not_specialize=[...]) names;
+- `min_arch`: the oldest target the kernel is for (fp8 needs sm_89: "sm_90"); older
+  ones are not compiled.
 
 The --signature string is derived from the arguments as Triton specializes a launch:
 tensors are 16-byte aligned pointers, an integer equal to 1 is `:1`, one divisible by
@@ -161,7 +163,7 @@ class NoneArg(Arg):
 class Case:
     def __init__(self, name, file, kernel, args, grid, sizes=None, constexprs=None, heuristics=None,
                  num_warps=4, num_stages=3, atol=None, rtol=None, torch_ref=None, idioms="",
-                 expect_fail=None, seed=0, do_not_specialize=()):
+                 expect_fail=None, seed=0, do_not_specialize=(), min_arch=None):
         self.name = name
         self.file = file
         self.kernel = kernel
@@ -179,6 +181,12 @@ class Case:
         self.expect_fail = expect_fail
         self.seed = seed
         self.do_not_specialize = tuple(do_not_specialize)
+        self.min_arch = min_arch
+
+    def targets(self, arch):
+        """Whether the case is compiled for `arch` ("sm_80", "sm_90a", ...)."""
+        number = lambda a: int(a[3:].rstrip("a"))
+        return self.min_arch is None or number(arch) >= number(self.min_arch)
 
     def namespace(self):
         ns = {"cdiv": cdiv, "next_power_of_2": next_power_of_2, "min": min, "max": max, "math": math}
@@ -648,15 +656,14 @@ case("fp8_quant_static", "quant_fp8.py", "static_fp8_quant_kernel",
            In("scale_ptr", [1], "fp32", uniform(0.5, 1.0)), Scalar("n_elements", "n")],
      constexprs=dict(BLOCK_SIZE=2048), grid=["cdiv(n, BLOCK_SIZE)"], atol=0.0, rtol=0.0,
      idioms="fp8 (e4m3) output pointer, scalar load of a device scale, tl.clamp with constexpr bounds",
-     expect_fail="fp8e4nv")
+     min_arch="sm_90")
 case("fp8_quant_per_token", "quant_fp8.py", "dynamic_per_token_fp8_quant_kernel",
      sizes=dict(rows=4096, hidden=8192),
      args=[In("x_ptr", ["rows", "hidden"], "fp16", randn(10.0)), Out("out_ptr", ["rows", "hidden"], "fp8e4nv"),
            Out("scale_ptr", ["rows", 1], "fp32"), Stride("stride_x", "x_ptr", 0), Stride("stride_out", "out_ptr", 0),
            Scalar("hidden", "hidden")],
      constexprs=dict(BLOCK=8192), num_warps=16, grid=["rows"], atol=0.0, rtol=0.0,
-     idioms=".to(tl.float8e4nv), per-row absmax scale",
-     expect_fail="fp8e4nv")
+     idioms=".to(tl.float8e4nv), per-row absmax scale", min_arch="sm_90")
 
 # Matrix multiplication ------------------------------------------------------------------
 

@@ -154,7 +154,7 @@ def main(argv=None):
         (out_dir / arch).mkdir(parents=True, exist_ok=True)
     print(f"tilec: {args.tilec}\nptxas: {ptxas or '(not found: PTX not assembled)'}\nout:   {out_dir}")
 
-    jobs = [(case, arch) for case in selected for arch in archs]
+    jobs = [(case, arch) for case in selected for arch in archs if case.targets(arch)]
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = [pool.submit(compile_one, args.tilec, ptxas, out_dir, c, a, args.timeout) for c, a in jobs]

@@ -265,15 +265,6 @@ void compileKernels(Session &session, const CompileOptions &options,
       generateMLIR(context, kernels, session.diag);
   if (!module)
     return;
-  auto printModule = [&](llvm::raw_ostream &os) { module->print(os); };
-  if (reachStage(Stage::Tile, options, result, printModule))
-    return;
-  // The interpreter's copy of the kernels, with the locations its errors
-  // point at.
-  std::string tileIR = render([&](llvm::raw_ostream &os) {
-    module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
-  });
-
   llvm::raw_string_ostream irDump(result.irDump);
   auto runPipeline = [&](llvm::function_ref<void(mlir::PassManager &)> build) {
     mlir::PassManager pm(&context);
@@ -288,6 +279,19 @@ void compileKernels(Session &session, const CompileOptions &options,
     build(pm);
     return succeeded(pm.run(*module));
   };
+  if (!runPipeline([&](mlir::PassManager &pm) {
+        mlir::tilec::buildTileLegalizationPipeline(pm, options.arch);
+      }))
+    return;
+  auto printModule = [&](llvm::raw_ostream &os) { module->print(os); };
+  if (reachStage(Stage::Tile, options, result, printModule))
+    return;
+  // The interpreter's copy of the kernels, with the locations its errors
+  // point at.
+  std::string tileIR = render([&](llvm::raw_ostream &os) {
+    module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
+  });
+
   unsigned defaultWarps = options.numWarps.value_or(4);
   if (!runPipeline([&](mlir::PassManager &pm) {
         mlir::tilec::buildTileToTileGPUPipeline(pm, defaultWarps, options.arch);

@@ -29,6 +29,8 @@ llvm::StringRef cppScalar(llvm::StringRef type) {
       .Case("u16", "std::uint16_t")
       .Case("u32", "std::uint32_t")
       .Case("u64", "std::uint64_t")
+      .Case("fp8e4nv", "tile::Float8E4M3")
+      .Case("fp8e5", "tile::Float8E5M2")
       .Case("fp16", "tile::Half")
       .Case("bf16", "tile::BFloat16")
       .Case("fp32", "float")

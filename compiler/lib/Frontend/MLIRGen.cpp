@@ -279,10 +279,14 @@ Value MLIRGenerator::generateConvert(const ConvertExpr &expr) {
   Value operand = generateExpr(expr.getOperand());
   if (!operand)
     return nullptr;
-  mlir::Location where = loc(expr.getLoc());
-  const Type &from = expr.getOperand().getType(), &to = expr.getType();
+  return convertValue(operand, expr.getOperand().getType(), expr.getType(), expr.getLoc());
+}
+
+Value MLIRGenerator::convertValue(Value operand, const Type &from, const Type &to,
+                                  SourceLoc at) {
+  mlir::Location where = loc(at);
   if (from.isPointer() || to.isPointer())
-    return fail(expr.getLoc(), "not supported yet: converting " + from.str() +
+    return fail(at, "not supported yet: converting " + from.str() +
                                    " to " + to.str());
   mlir::Type result = convertType(to);
   ScalarKind src = from.getElement(), dst = to.getElement();
@@ -297,6 +301,16 @@ Value MLIRGenerator::generateConvert(const ConvertExpr &expr) {
   }
   unsigned srcBits = getBitWidth(src), dstBits = getBitWidth(dst);
   bool srcUnsigned = isUnsigned(src) || src == ScalarKind::I1;
+  // fp8 converts only to and from fp16 and fp32 on the GPU (cvt with
+  // e4m3x2/e5m2x2): everything else goes through fp32, exactly widened.
+  bool direct = [&](ScalarKind kind) {
+    return kind == ScalarKind::F16 || kind == ScalarKind::F32;
+  }(isFP8(src) ? dst : src);
+  if ((isFP8(src) || isFP8(dst)) && !direct) {
+    Type wide = to.withElement(ScalarKind::F32);
+    Value widened = convertValue(operand, from, wide, at);
+    return widened ? convertValue(widened, wide, to, at) : nullptr;
+  }
   if (isFloat(src) && isFloat(dst)) {
     if (srcBits == dstBits) {
       // fp16 <-> bf16: neither holds the other, so through fp32 (exact

@@ -55,6 +55,10 @@ private:
     switch (kind) {
     case ScalarKind::I1:
       return builder.getI1Type();
+    case ScalarKind::F8E4M3:
+      return builder.getType<mlir::Float8E4M3FNType>();
+    case ScalarKind::F8E5M2:
+      return builder.getType<mlir::Float8E5M2Type>();
     case ScalarKind::F16:
       return builder.getF16Type();
     case ScalarKind::BF16:
@@ -116,6 +120,9 @@ private:
   static mlir::arith::CmpFPredicate floatPredicate(BinaryOp op);
   static mlir::arith::CmpIPredicate intPredicate(BinaryOp op, bool isUnsigned);
   Value generateConvert(const ConvertExpr &expr);
+  /// `operand`, of frontend type `from`, converted to `to` (same shape) as
+  /// `.to()` converts; errors at `at`.
+  Value convertValue(Value operand, const Type &from, const Type &to, SourceLoc at);
   Value generateBroadcast(const BroadcastExpr &expr);
 
   // MLIRGenStmt.cpp: runtime control flow (scf).

@@ -281,6 +281,11 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
         diag.error(param.defaultValue->getLoc(),
                    "only constexpr parameters can have a default value");
       kp.type = *type;
+      if (!kp.type.isPointer() && isFP8(kp.type.getElement()))
+        diag.error(param.loc, "parameter '" + param.name + "' of kernel '" + def.getName() +
+                                  "' is a scalar " + kp.type.str() +
+                                  "; fp8 parameters must be pointers (pass a scalar as "
+                                  "fp32 and convert it with .to())");
       if (kp.type.isPointer())
         kp.align = kPointerArgAlignment;
       if (specialization && kp.type.isPointer()) {

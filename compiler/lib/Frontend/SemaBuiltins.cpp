@@ -224,8 +224,9 @@ std::optional<ScalarKind> tilec::requireDType(const Expr &expr, DiagnosticEngine
   if (value && value->isDType())
     return value->getDType();
   if (value && value->isString() && isUnsupportedDTypeMarker(value->getString())) {
-    diag.error(expr.getLoc(), "not supported yet: fp8 types (" +
-                                  value->getString().drop_front(19).drop_back() + ")");
+    diag.error(expr.getLoc(), "not supported: the fp8 type " +
+                                  value->getString().drop_front(19).drop_back() +
+                                  " (tilec has tl.float8e4nv and tl.float8e5)");
     return std::nullopt;
   }
   diag.error(expr.getLoc(), "expected a dtype such as tl.float16, got " +

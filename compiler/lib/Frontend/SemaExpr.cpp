@@ -24,8 +24,15 @@ ScalarKind promote(ScalarKind a, ScalarKind b) {
   if (isFloat(a) || isFloat(b)) {
     if (a == ScalarKind::F64 || b == ScalarKind::F64)
       return ScalarKind::F64;
-    if (a == ScalarKind::F32 || b == ScalarKind::F32 || (isFloat(a) && isFloat(b)))
-      return ScalarKind::F32; // fp16 with bf16 meets in fp32.
+    if (a == ScalarKind::F32 || b == ScalarKind::F32)
+      return ScalarKind::F32;
+    // fp16 takes in fp8, and the two fp8 formats meet in fp16 (Triton's
+    // rules); bf16 with fp16 or fp8 meets in fp32.
+    if ((a == ScalarKind::F16 && isFP8(b)) || (b == ScalarKind::F16 && isFP8(a)) ||
+        (isFP8(a) && isFP8(b)))
+      return ScalarKind::F16;
+    if (isFloat(a) && isFloat(b))
+      return ScalarKind::F32;
     return isFloat(a) ? a : b;
   }
   if (a == ScalarKind::I1)
@@ -311,7 +318,9 @@ std::optional<ConstValue> tilec::getDTypeAttribute(ScalarKind kind,
   if (name == "name")
     return ConstValue::getString(getScalarKindName(kind));
   if (name == "fp_mantissa_width" && isFloat(kind))
-    return ConstValue::getInt(kind == ScalarKind::F16    ? 10
+    return ConstValue::getInt(kind == ScalarKind::F8E4M3   ? 3
+                              : kind == ScalarKind::F8E5M2 ? 2
+                              : kind == ScalarKind::F16    ? 10
                               : kind == ScalarKind::BF16 ? 7
                               : kind == ScalarKind::F32  ? 23
                                                          : 52);
@@ -331,8 +340,14 @@ std::optional<bool> tilec::getDTypePredicate(ScalarKind kind, llvm::StringRef na
     return isUnsignedInt;
   if (name == "is_bool" || name == "is_int1")
     return kind == ScalarKind::I1;
+  if (name == "is_fp8")
+    return isFP8(kind);
+  if (name == "is_fp8e4nv")
+    return kind == ScalarKind::F8E4M3;
+  if (name == "is_fp8e5")
+    return kind == ScalarKind::F8E5M2;
   if (name == "is_ptr" || name == "is_block" || name.starts_with("is_fp8"))
-    return false;
+    return false; // The other fp8 formats (e4b15, e4b8, e5b16) have no type.
   // is_fp16, is_bf16, is_fp32, is_fp64, is_int8 ... is_uint64.
   if (name.consume_front("is_")) {
     std::optional<ScalarKind> named = parseScalarKindName(name);

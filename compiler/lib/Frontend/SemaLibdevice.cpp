@@ -37,7 +37,8 @@ Kinds widen(Kinds kinds, unsigned level, bool onBits) {
       continue;
     if (!onBits) {
       switch (*kind) {
-      case ScalarKind::F16: case ScalarKind::BF16: kind = ScalarKind::F32; break;
+      case ScalarKind::F8E4M3: case ScalarKind::F8E5M2: case ScalarKind::F16:
+      case ScalarKind::BF16: kind = ScalarKind::F32; break;
       case ScalarKind::I1: case ScalarKind::I8: case ScalarKind::I16:
         kind = ScalarKind::I32; break;
       case ScalarKind::U8: case ScalarKind::U16: kind = ScalarKind::U32; break;
@@ -163,14 +164,14 @@ ExprPtr Sema::analyzeLibdeviceCall(const LibdeviceFunction &function,
                         function.describeForms());
     return nullptr;
   }
-  // Float arguments all of one 16-bit type, computed in fp32, give back
+  // Float arguments all of one 8- or 16-bit type, computed in fp32, give back
   // that type; any wider float argument keeps the fp32 result.
   std::optional<ScalarKind> narrowFloat;
   bool mixedFloats = false;
   for (std::optional<ScalarKind> kind : kinds) {
     if (!kind || !isFloat(*kind))
       continue;
-    bool narrow = *kind == ScalarKind::F16 || *kind == ScalarKind::BF16;
+    bool narrow = *kind == ScalarKind::F16 || *kind == ScalarKind::BF16 || isFP8(*kind);
     if (!narrow || (narrowFloat && *narrowFloat != *kind))
       mixedFloats = true;
     narrowFloat = kind;

@@ -19,6 +19,8 @@ using namespace tilec;
 namespace {
 /// Triton's `_pick_sum_dtype`: integers narrower than 32 bits widen to 32.
 ScalarKind pickSumKind(ScalarKind kind) {
+  if (isFP8(kind))
+    return ScalarKind::F32;
   if (isFloat(kind) || getBitWidth(kind) >= 32)
     return kind;
   return isUnsigned(kind) ? ScalarKind::U32 : ScalarKind::I32;
@@ -119,7 +121,7 @@ ExprPtr Sema::typeReduction(Builtin builtin, SourceLoc loc, llvm::StringRef call
                        : "not supported yet: return_indices_tie_break_left=False");
       return nullptr;
     }
-    if (elem == ScalarKind::BF16)
+    if (elem == ScalarKind::BF16 || isFP8(elem))
       elem = ScalarKind::F32;
     // Triton's max/min without indices widen narrow types to 32 bits.
     if (isMaxMin && !withIndices && getBitWidth(elem) < 32)
@@ -232,6 +234,18 @@ ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
     return nullptr;
   }
   ScalarKind elem = a->getElement();
+  // fp8 products run on fp16 operands, which hold every fp8 value exactly
+  // (the two fp8 formats may meet, as in Triton).
+  if (isFP8(elem) && isFP8(b->getElement())) {
+    for (unsigned i : {A, B}) {
+      Shape shape(args[i]->getType().getShape());
+      if (!(args[i] = coerce(std::move(args[i]), ScalarKind::F16, shape)))
+        return nullptr;
+    }
+    a = &args[A]->getType();
+    b = &args[B]->getType();
+    elem = ScalarKind::F16;
+  }
   if (elem != b->getElement()) {
     diag.error(loc, "both operands of 'dot' must have the same type, got " + a->str() +
                         " and " + b->str());
@@ -240,7 +254,7 @@ ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
   if (elem != ScalarKind::F16 && elem != ScalarKind::BF16 && elem != ScalarKind::F32 &&
       elem != ScalarKind::I8) {
     diag.error(loc, "not supported yet: 'dot' of " + getScalarKindName(elem) +
-                        " (fp16, bf16, fp32 and i8 are supported)");
+                        " (fp16, bf16, fp32, fp8 and i8 are supported)");
     return nullptr;
   }
   // i8 products accumulate exactly in i32, as in Triton.

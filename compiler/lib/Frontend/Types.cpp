@@ -26,6 +26,8 @@ llvm::StringRef tilec::getScalarKindName(ScalarKind kind) {
   case ScalarKind::U16: return "u16";
   case ScalarKind::U32: return "u32";
   case ScalarKind::U64: return "u64";
+  case ScalarKind::F8E4M3: return "fp8e4nv";
+  case ScalarKind::F8E5M2: return "fp8e5";
   case ScalarKind::F16: return "fp16";
   case ScalarKind::BF16: return "bf16";
   case ScalarKind::F32: return "fp32";
@@ -37,8 +39,7 @@ llvm::StringRef tilec::getScalarKindName(ScalarKind kind) {
 std::optional<std::string> tilec::getUnsupportedDTypeMarker(llvm::StringRef name) {
   if (!name.consume_front("tl.") && !name.consume_front("triton.language."))
     return std::nullopt;
-  for (llvm::StringRef fp8 : {"float8e5", "float8e4nv", "float8e4b15", "float8e4b8",
-                              "float8e5b16", "float8e4b15x4"})
+  for (llvm::StringRef fp8 : {"float8e4b15", "float8e4b8", "float8e5b16", "float8e4b15x4"})
     if (name == fp8)
       return "<unsupported dtype " + name.str() + ">";
   return std::nullopt;
@@ -63,6 +64,8 @@ std::optional<ScalarKind> tilec::parseScalarKindName(llvm::StringRef name) {
       .Cases({"u16", "uint16"}, SK::U16)
       .Cases({"u32", "uint32"}, SK::U32)
       .Cases({"u64", "uint64"}, SK::U64)
+      .Cases({"fp8e4nv", "float8e4nv", "float8_e4m3fn"}, SK::F8E4M3)
+      .Cases({"fp8e5", "float8e5", "float8_e5m2"}, SK::F8E5M2)
       .Cases({"fp16", "float16"}, SK::F16)
       .Cases({"bf16", "bfloat16"}, SK::BF16)
       .Cases({"fp32", "float32"}, SK::F32)
@@ -73,7 +76,8 @@ std::optional<ScalarKind> tilec::parseScalarKindName(llvm::StringRef name) {
 unsigned tilec::getBitWidth(ScalarKind kind) {
   switch (kind) {
   case ScalarKind::I1: return 1;
-  case ScalarKind::I8: case ScalarKind::U8: return 8;
+  case ScalarKind::I8: case ScalarKind::U8: case ScalarKind::F8E4M3:
+  case ScalarKind::F8E5M2: return 8;
   case ScalarKind::I16: case ScalarKind::U16: case ScalarKind::F16:
   case ScalarKind::BF16: return 16;
   case ScalarKind::I32: case ScalarKind::U32: case ScalarKind::F32: return 32;
@@ -82,8 +86,12 @@ unsigned tilec::getBitWidth(ScalarKind kind) {
   return 0;
 }
 
+bool tilec::isFP8(ScalarKind kind) {
+  return kind == ScalarKind::F8E4M3 || kind == ScalarKind::F8E5M2;
+}
+
 bool tilec::isFloat(ScalarKind kind) {
-  return kind == ScalarKind::F16 || kind == ScalarKind::BF16 ||
+  return isFP8(kind) || kind == ScalarKind::F16 || kind == ScalarKind::BF16 ||
          kind == ScalarKind::F32 || kind == ScalarKind::F64;
 }
 bool tilec::isInteger(ScalarKind kind) { return !isFloat(kind); }
@@ -252,6 +260,23 @@ std::optional<ScalarKind> tilec::getNaturalScalarKind(const ConstValue &value) {
   return std::nullopt;
 }
 
+double tilec::roundToFP8(double value, ScalarKind kind) {
+  if (std::isnan(value))
+    return value;
+  const llvm::fltSemantics &semantics = kind == ScalarKind::F8E4M3
+                                            ? llvm::APFloat::Float8E4M3FN()
+                                            : llvm::APFloat::Float8E5M2();
+  llvm::APFloat rounded(value);
+  bool lost;
+  rounded.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &lost);
+  // Saturated as cvt.rn.satfinite does: what rounds past the largest finite
+  // value (to e5m2's infinity, or e4m3's NaN) is that value.
+  if (rounded.isInfinity() || rounded.isNaN())
+    rounded = llvm::APFloat::getLargest(semantics, std::signbit(value));
+  rounded.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return rounded.convertToDouble();
+}
+
 bool tilec::fitsIn(int64_t value, ScalarKind kind) {
   unsigned width = getBitWidth(kind);
   if (width >= 64)
@@ -299,6 +324,9 @@ ConstValue tilec::convertConstant(const ConstValue &value, ScalarKind kind) {
                       &lost);
       return ConstValue::getFloat(rounded.convertToDouble());
     }
+    case ScalarKind::F8E4M3:
+    case ScalarKind::F8E5M2:
+      return ConstValue::getFloat(roundToFP8(v, kind));
     case ScalarKind::F32:
       return ConstValue::getFloat(static_cast<float>(v));
     default:

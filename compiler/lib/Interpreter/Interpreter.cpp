@@ -142,7 +142,8 @@ std::string unsupportedType(mlir::Type type) {
     return llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth())
                ? ""
                : "i" + std::to_string(integer.getWidth()) + " values";
-  if (type.isIndex() || type.isF16() || type.isBF16() || type.isF32() || type.isF64())
+  if (type.isIndex() || type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+      llvm::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(type))
     return "";
   std::string name;
   llvm::raw_string_ostream os(name);

@@ -1,7 +1,8 @@
 //===- TileValue.cpp - Values of the interpreter --------------------------===//
 //
 // Element types, and the conversions between elements and their bytes:
-// f16 and bf16 are encoded here with round-to-nearest-even from doubles.
+// f16, bf16 and e5m2 are encoded here with round-to-nearest-even from
+// doubles, e4m3 (whose top exponent holds numbers) through APFloat.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 #include "tilec/Dialect/Tile/IR/Dialect.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/APFloat.h"
 
 #include <cmath>
 #include <cstring>
@@ -32,6 +34,7 @@ ElemType ElemType::of(mlir::Type type) {
     result.kind = ElemKind::Float;
     result.bits = fp.getWidth();
     result.bfloat = type.isBF16();
+    result.e4m3 = llvm::isa<mlir::Float8E4M3FNType>(type);
   } else {
     result.bits = 64;
   }
@@ -139,8 +142,29 @@ double decodeIEEE(std::uint64_t bits, unsigned expBits, unsigned mantBits) {
   return negative ? -result : result;
 }
 
-unsigned exponentBits(const ElemType &type) { return type.bfloat ? 8 : 5; }
-unsigned mantissaBits(const ElemType &type) { return type.bfloat ? 7 : 10; }
+unsigned exponentBits(const ElemType &type) {
+  return type.bfloat ? 8 : type.bits == 8 ? (type.e4m3 ? 4 : 5) : 5;
+}
+unsigned mantissaBits(const ElemType &type) {
+  return type.bfloat ? 7 : type.bits == 8 ? (type.e4m3 ? 3 : 2) : 10;
+}
+
+/// e4m3 (f8E4M3FN): every encoding but S.1111.111 is a number.
+std::uint64_t encodeE4M3(double value) {
+  if (std::isnan(value))
+    return (std::signbit(value) ? 0x80 : 0) | 0x7F;
+  llvm::APFloat rounded(value);
+  bool lost;
+  rounded.convert(llvm::APFloat::Float8E4M3FN(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return rounded.bitcastToAPInt().getZExtValue();
+}
+
+double decodeE4M3(std::uint64_t bits) {
+  llvm::APFloat value(llvm::APFloat::Float8E4M3FN(), llvm::APInt(8, bits & 0xFF));
+  bool lost;
+  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return value.convertToDouble();
+}
 
 } // namespace
 
@@ -165,6 +189,8 @@ std::uint64_t tilec::interp::floatBits(double value, const ElemType &type) {
   std::memcpy(&raw, &value, 8);
   if (type.bits == 64)
     return raw;
+  if (type.e4m3)
+    return encodeE4M3(value);
   if (std::isnan(value)) {
     unsigned mant = mantissaWidth(type), exp = exponentWidth(type);
     std::uint64_t sign = raw >> 63;
@@ -181,6 +207,8 @@ std::uint64_t tilec::interp::floatBits(double value, const ElemType &type) {
 }
 
 double tilec::interp::floatFromBits(std::uint64_t bits, const ElemType &type) {
+  if (type.e4m3)
+    return decodeE4M3(bits);
   if (type.bits != 64) {
     unsigned mant = mantissaWidth(type), exp = exponentWidth(type);
     std::uint64_t expMask = (std::uint64_t(1) << exp) - 1;
@@ -220,6 +248,16 @@ double tilec::interp::roundToFloat(double value, const ElemType &type) {
     return canonicalNaN(type);
   if (type.bits == 64)
     return value;
+  if (type.bits == 8) {
+    // cvt.rn.satfinite: past the largest finite value is that value.
+    double largest = type.e4m3 ? 448.0 : 57344.0;
+    if (std::fabs(value) > largest) {
+      double rounded = floatFromBits(floatBits(value, type), type);
+      if (std::isinf(rounded) || std::isnan(rounded) || std::fabs(rounded) > largest)
+        return std::copysign(largest, value);
+      return rounded;
+    }
+  }
   if (type.bits == 32)
     return static_cast<float>(value);
   return floatFromBits(floatBits(value, type), type);

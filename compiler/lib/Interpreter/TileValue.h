@@ -31,6 +31,9 @@ struct ElemType {
   ElemKind kind = ElemKind::Int;
   unsigned bits = 32;   ///< Width: 1..64 for ints, 16/32/64 for floats.
   bool bfloat = false;  ///< bf16 rather than f16.
+  /// For 8-bit floats: f8E4M3FN (Triton's fp8e4nv: no infinities, one NaN
+  /// encoding per sign) or f8E5M2 (IEEE-like).
+  bool e4m3 = false;
   mlir::Type pointee;   ///< For pointers.
 
   /// The interpreter's view of `type` (a scalar or a tensor's element); a

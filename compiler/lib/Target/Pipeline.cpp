@@ -8,6 +8,7 @@
 #include "tilec/Target/Pipeline.h"
 
 #include "tilec/Conversion/Passes.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -20,6 +21,12 @@
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
+
+void mlir::tilec::buildTileLegalizationPipeline(OpPassManager &pm, StringRef arch) {
+  tile::TileLegalizeFP8Options fp8;
+  fp8.target = arch.str();
+  pm.addPass(tile::createTileLegalizeFP8(fp8));
+}
 
 void mlir::tilec::buildTileToTileGPUPipeline(OpPassManager &pm,
                                              unsigned numWarps,
@@ -102,5 +109,6 @@ void mlir::tilec::registerTilecDialects(DialectRegistry &registry) {
 void mlir::tilec::registerTilecPasses() {
   registerTilecConversionPasses();
   registerSCFToControlFlowPass();
+  tile::registerTilePasses();
   tilegpu::registerTileGPUPasses();
 }

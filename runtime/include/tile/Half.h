@@ -1,8 +1,8 @@
-//===- Half.h - Host-side fp16 and bf16 values -------------------*- C++
+//===- Half.h - Host-side fp16, bf16 and fp8 values --------------*- C++
 //-*-===//
 //
-// Tiny POD wrappers holding the bits of an fp16 or bf16 value, so that host
-// programs can fill and read fp16/bf16 device buffers.
+// Tiny POD wrappers holding the bits of an fp16, bf16 or fp8 value, so that
+// host programs can fill and read such device buffers.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILE_HALF_H
@@ -32,7 +32,33 @@ struct BFloat16 {
   float toFloat() const noexcept;
 };
 
-static_assert(sizeof(Half) == 2 && sizeof(BFloat16) == 2,
+/// An fp8 e4m3 value (Triton's fp8e4nv, torch.float8_e4m3fn: no infinities,
+/// largest finite 448, NaN 0x7F/0xFF), stored as its bits.
+struct Float8E4M3 {
+  std::uint8_t Bits = 0; ///< The raw bits.
+
+  /// Rounds \p Value to the nearest e4m3 (ties to even); magnitudes past 448
+  /// saturate to 448 and NaN gives NaN, as the GPU's cvt.rn.satfinite does.
+  static Float8E4M3 fromFloat(float Value) noexcept;
+  /// Returns the exact float value.
+  float toFloat() const noexcept;
+};
+
+/// An fp8 e5m2 value (Triton's fp8e5, torch.float8_e5m2: largest finite
+/// 57344), stored as its bits.
+struct Float8E5M2 {
+  std::uint8_t Bits = 0; ///< The raw bits.
+
+  /// Rounds \p Value to the nearest e5m2 (ties to even); magnitudes past
+  /// 57344 (infinity included) saturate to 57344 and NaN gives NaN, as the
+  /// GPU's cvt.rn.satfinite does.
+  static Float8E5M2 fromFloat(float Value) noexcept;
+  /// Returns the exact float value (infinities and NaN included).
+  float toFloat() const noexcept;
+};
+
+static_assert(sizeof(Half) == 2 && sizeof(BFloat16) == 2 && sizeof(Float8E4M3) == 1 &&
+                  sizeof(Float8E5M2) == 1,
               "Half and BFloat16 must have the size of their device type");
 
 } // namespace tile

@@ -30,6 +30,8 @@ enum class ScalarKind : std::uint8_t {
   U16,
   U32,
   U64,
+  FP8E4M3, ///< "fp8e4nv": torch.float8_e4m3fn.
+  FP8E5M2, ///< "fp8e5": torch.float8_e5m2.
   FP16,
   BF16,
   FP32,
@@ -80,6 +82,10 @@ template <class T> constexpr ScalarKind scalarKindOf() {
     return ScalarKind::FP16;
   else if constexpr (std::is_same_v<U, BFloat16>)
     return ScalarKind::BF16;
+  else if constexpr (std::is_same_v<U, Float8E4M3>)
+    return ScalarKind::FP8E4M3;
+  else if constexpr (std::is_same_v<U, Float8E5M2>)
+    return ScalarKind::FP8E5M2;
   else if constexpr (std::is_integral_v<U> && !std::is_same_v<U, char>) {
     constexpr bool S = std::is_signed_v<U>;
     if constexpr (sizeof(U) == 1)

@@ -19,16 +19,20 @@
 
 namespace tilec {
 
-/// Element types. Signed ints are I*, unsigned U*, floats F16/BF16/F32/F64.
-enum class ScalarKind { I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 };
+/// Element types. Signed ints are I*, unsigned U*, floats F16/BF16/F32/F64
+/// and the two fp8 formats of sm_89+ (Triton's fp8e4nv: e4m3 with no
+/// infinities, one NaN; fp8e5: e5m2, IEEE-like).
+enum class ScalarKind {
+  I1, I8, I16, I32, I64, U8, U16, U32, U64, F8E4M3, F8E5M2, F16, BF16, F32, F64
+};
 
 /// The language spelling of a scalar kind: "i32", "fp16", "bf16", ...
 llvm::StringRef getScalarKindName(ScalarKind kind);
 /// Parses a type name: "i32", "fp32", "bool", "float16", "int32", "uint8",
 /// with an optional "tl."/"triton.language." prefix. None if unknown.
 std::optional<ScalarKind> parseScalarKindName(llvm::StringRef name);
-/// For Triton's fp8 dtype names (`tl.float8e5`, `float8e4nv`, ...), which
-/// tilec has no type for yet: the string constexpr that stands for them
+/// For Triton's other fp8 dtype names (`tl.float8e4b15`, `float8e4b8`,
+/// `float8e5b16`), which tilec has no type for: the string constexpr that stands for them
 /// ("<unsupported dtype float8e5>"), equal only to itself; None otherwise.
 std::optional<std::string> getUnsupportedDTypeMarker(llvm::StringRef name);
 /// True for such a stand-in.
@@ -37,6 +41,7 @@ bool isUnsupportedDTypeMarker(llvm::StringRef value);
 /// Bit width (1 for I1, 16 for BF16, ...).
 unsigned getBitWidth(ScalarKind kind);
 bool isFloat(ScalarKind kind);
+bool isFP8(ScalarKind kind); ///< F8E4M3 or F8E5M2.
 bool isInteger(ScalarKind kind); ///< Including I1.
 bool isUnsigned(ScalarKind kind);
 
@@ -213,6 +218,10 @@ inline bool operator!=(const ConstValue &a, const ConstValue &b) { return !(a ==
 /// without a partner type ("weak" typing): bool -> i1, int -> i32 (i64 if it
 /// does not fit), float -> fp32. None for non-numbers.
 std::optional<ScalarKind> getNaturalScalarKind(const ConstValue &value);
+
+/// `value` rounded to fp8 kind `kind` as the GPU's cvt.rn.satfinite does:
+/// to nearest even, saturating at the largest finite value; NaN stays NaN.
+double roundToFP8(double value, ScalarKind kind);
 
 /// True if integer `value` is in the range of integer kind `kind`.
 bool fitsIn(int64_t value, ScalarKind kind);

@@ -13,6 +13,11 @@
 
 namespace mlir::tilec {
 
+/// tile -> tile, before anything reads the frontend's IR (the interpreter
+/// included): fp8 arithmetic moves to fp32 (errors where `arch` cannot
+/// convert fp8).
+void buildTileLegalizationPipeline(OpPassManager &pm, llvm::StringRef arch);
+
 /// tile -> tilegpu: cleanups, default layouts, coalescing, tensor-core
 /// layouts for the products `arch` can run on its tensor cores.
 void buildTileToTileGPUPipeline(OpPassManager &pm, unsigned numWarps,

@@ -77,7 +77,10 @@ struct ElementwiseOpConversion : ConversionPattern {
     SmallVector<SmallVector<Value>> perOperand;
     for (Value operand : operands)
       perOperand.push_back(elementsOf(loc, operand, count, rewriter));
+    // fp8 elements (what selects and bitcasts move) are bytes.
     Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
+    if (auto fp = dyn_cast<FloatType>(elementType); fp && fp.getWidth() == 8)
+      elementType = rewriter.getI8Type();
     unsigned run = constantRun(op->getResult(0), axisInfo);
     SmallVector<Value> results;
     for (size_t i = 0; i < count; ++i) {
@@ -111,7 +114,8 @@ struct FloatBitcastOpConversion : OpConversionPattern<arith::BitcastOp> {
   matchAndRewrite(arith::BitcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type from = op.getIn().getType(), to = op.getType();
-    if (!isa<FloatType>(from) || !isa<FloatType>(to) || from == to)
+    if (!isa<FloatType>(from) || !isa<FloatType>(to) || from == to ||
+        from.getIntOrFloatBitWidth() == 8) // fp8: bytes either way.
       return failure();
     Location loc = op.getLoc();
     unsigned width = from.getIntOrFloatBitWidth();

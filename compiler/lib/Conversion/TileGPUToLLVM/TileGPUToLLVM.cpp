@@ -64,6 +64,7 @@ struct ConvertTileGPUToLLVMPass
     populateViewOpToLLVMPatterns(converter, patterns);
     populateConvertLayoutOpToLLVMPatterns(converter, patterns);
     populateFloatNarrowingOpToLLVMPatterns(converter, patterns);
+    populateFP8OpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);
     populateAtomicOpToLLVMPatterns(converter, patterns);
     populateDebugOpToLLVMPatterns(converter, patterns);

@@ -1,7 +1,7 @@
 //===- TypeConverter.cpp - Types of the tilegpu-to-LLVM lowering ----------===//
 //
 // Tiles (blocked or slice layouts) become per-thread structs of their
-// elements; pointers become global (address space 1) LLVM pointers, and
+// elements (fp8 elements as i8 bytes); pointers become global (address space 1) LLVM pointers, and
 // shared-memory slots (memdesc) shared (address space 3) ones.
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +22,12 @@ constexpr unsigned kSharedAddressSpace = 3;
 
 TileGPUToLLVMTypeConverter::TileGPUToLLVMTypeConverter(MLIRContext *context)
     : LLVMTypeConverter(context) {
+  // LLVM has no fp8: its values are bytes (FP8OpToLLVM.cpp converts them).
+  addConversion([context](FloatType type) -> std::optional<Type> {
+    if (type.getWidth() != 8)
+      return std::nullopt;
+    return IntegerType::get(context, 8);
+  });
   addConversion([context](tile::PointerType) -> Type {
     return LLVM::LLVMPointerType::get(context, kGlobalAddressSpace);
   });

@@ -8,6 +8,8 @@ written to a file and compiled with `tilec --emit=tile` and `tilec --emit=ptx`
 line right before the block changes what is checked:
 
   <!-- check: tile -->            only `--emit=tile` must succeed
+  <!-- check: sm90 -->            compiled and assembled for sm_90 only (fp8 needs
+                                  sm_89 or newer)
   <!-- check: output -->          compiles to PTX as usual, and the next ```
                                   block lists lines (notes) that tilec prints
   <!-- check: error -->           compilation must fail; the next ``` block
@@ -96,7 +98,7 @@ def contains_in_order(actual, expected):
 def parse_marker(marker):
     """Returns (mode, extra tilec arguments) of a check marker."""
     words = shlex.split(marker or "")
-    if words and words[0] in ("tile", "error", "output"):
+    if words and words[0] in ("tile", "error", "output", "sm90"):
         return words[0], words[1:]
     return "ptx", words
 
@@ -140,7 +142,7 @@ def check_block(index, block, blocks, args):
         return "tilec --emit=tile failed:\n" + output
     if mode == "tile":
         return None
-    for arch in ("sm_80", "sm_90"):
+    for arch in ("sm_90",) if mode == "sm90" else ("sm_80", "sm_90"):
         ptx = "k_%s.ptx" % arch
         code, output = run([args.tilec, name, "--arch", arch, "-o", ptx] + extra,
                            directory)

@@ -28,6 +28,11 @@ void populateElementwiseOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          const ModuleAxisInfo &axisInfo);
 
+/// fp8 constants, and conversions between fp8 and f16/f32 (cvt), on tiles
+/// and scalars.
+void populateFP8OpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns);
+
 /// Scalar extf from bf16 and remf, in a form LLVM's InstCombine cannot
 /// narrow wrongly.
 void populateFloatNarrowingOpToLLVMPatterns(

@@ -32,7 +32,7 @@ def Tile_PointerType : Tile_Type<"Pointer", "ptr"> {
   ];
 }
 
-def Tile_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
+def Tile_Float : AnyTypeOf<[F8E4M3FN, F8E5M2, F16, BF16, F32, F64]>;
 def Tile_Int : AnyTypeOf<[I1, I8, I16, I32, I64]>;
 def Tile_Scalar : AnyTypeOf<[Tile_Float, Tile_Int]>;
 

@@ -1,0 +1,45 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-legalize-fp8 | FileCheck %s
+// fp8 arithmetic computes in fp32 with one rounding back per fp8 result;
+// data movement, constants, selects and conversions stay on fp8.
+
+// CHECK-LABEL: func.func @arith
+func.func @arith(%a: tensor<64xf8E4M3FN>, %b: tensor<64xf8E4M3FN>, %c: tensor<64xi1>)
+    -> (tensor<64xf8E4M3FN>, tensor<64xi1>, tensor<64xf8E4M3FN>, f8E5M2) {
+  // CHECK: %[[A:.*]] = arith.extf %arg0 : tensor<64xf8E4M3FN> to tensor<64xf32>
+  // CHECK: %[[B:.*]] = arith.extf %arg1 : tensor<64xf8E4M3FN> to tensor<64xf32>
+  // CHECK: %[[SUM:.*]] = arith.addf %[[A]], %[[B]] : tensor<64xf32>
+  // CHECK: %[[ROUNDED:.*]] = arith.truncf %[[SUM]] : tensor<64xf32> to tensor<64xf8E4M3FN>
+  %sum = arith.addf %a, %b : tensor<64xf8E4M3FN>
+  // CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : tensor<64xf32>
+  %less = arith.cmpf olt, %a, %b : tensor<64xf8E4M3FN>
+  // CHECK: arith.select %arg2, %[[ROUNDED]], %arg0 : tensor<64xi1>, tensor<64xf8E4M3FN>
+  %pick = arith.select %c, %sum, %a : tensor<64xi1>, tensor<64xf8E4M3FN>
+  // CHECK: %[[CST:.*]] = arith.constant 1.500000e+00 : f8E5M2
+  // CHECK: %[[WIDE:.*]] = arith.extf %[[CST]] : f8E5M2 to f32
+  // CHECK: %[[EXP:.*]] = math.exp %[[WIDE]] : f32
+  // CHECK: arith.truncf %[[EXP]] : f32 to f8E5M2
+  %one = arith.constant 1.5 : f8E5M2
+  %exp = math.exp %one : f8E5M2
+  return %sum, %less, %pick, %exp : tensor<64xf8E4M3FN>, tensor<64xi1>, tensor<64xf8E4M3FN>, f8E5M2
+}
+
+// -----
+
+// CHECK-LABEL: func.func @print
+func.func @print(%a: tensor<16xf8E5M2>) {
+  // CHECK: %[[WIDE:.*]] = arith.extf %arg0 : tensor<16xf8E5M2> to tensor<16xf32>
+  // CHECK: tile.print " a" %[[WIDE]] : tensor<16xf32>
+  tile.print " a" %a : tensor<16xf8E5M2>
+  // CHECK: %[[BITS:.*]] = arith.bitcast %arg0 : tensor<16xf8E5M2> to tensor<16xi8>
+  // CHECK: tile.print " a" {hex = true} %[[BITS]] : tensor<16xi8>
+  tile.print " a" {hex = true} %a : tensor<16xf8E5M2>
+  return
+}
+
+// -----
+
+func.func @atomic(%p: !tile.ptr<f8E4M3FN>, %v: f8E4M3FN) -> f8E4M3FN {
+  // expected-error @+1 {{not supported: fp8 operands of 'tile.atomic_rmw'}}
+  %old = tile.atomic_rmw add %p, %v : (!tile.ptr<f8E4M3FN>, f8E4M3FN) -> f8E4M3FN
+  return %old : f8E4M3FN
+}

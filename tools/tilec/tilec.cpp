@@ -16,6 +16,7 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <unistd.h>
@@ -31,7 +32,8 @@ enum class Emit { AST, Tile, TileGPU, LLVMMLIR, LLVMIR, PTX, Header };
 
 cl::OptionCategory category("tilec options");
 
-cl::opt<std::string> inputPath(cl::Positional, cl::desc("<input .tile file>"),
+cl::opt<std::string> inputPath(cl::Positional,
+                               cl::desc("<input .tile or .py file, or - for stdin>"),
                                cl::Required, cl::cat(category));
 cl::opt<std::string> outputPath("o",
                                 cl::desc("Output file (default: the "
@@ -106,6 +108,23 @@ cl::opt<bool>
            cl::desc("Assemble the PTX with ptxas -v and print each kernel's "
                     "registers, spills, stack and barriers to stderr"),
            cl::cat(category));
+cl::opt<unsigned> optLevel(
+    "O", cl::Prefix,
+    cl::desc("LLVM's optimization level: -O0, -O1, -O2 or -O3 (the default)"),
+    cl::init(3), cl::cat(category));
+cl::opt<bool> warningsAsErrors("Werror", cl::desc("Treat warnings as errors"),
+                               cl::cat(category));
+cl::opt<bool> writeDepfile(
+    "MD",
+    cl::desc("Write a depfile for make and ninja: the output depends on the "
+             "source and every file it imports"),
+    cl::cat(category));
+cl::opt<std::string> depfilePath(
+    "MF", cl::desc("The depfile -MD writes (default: the output with .d)"),
+    cl::value_desc("path"), cl::cat(category));
+cl::opt<std::string> depfileTarget(
+    "MT", cl::desc("The target the depfile names (default: the output)"),
+    cl::value_desc("target"), cl::cat(category));
 cl::opt<bool> dumpAfterAll("dump-ir-after-all",
                            cl::desc("Print the IR after every pass to stderr"),
                            cl::cat(category));
@@ -189,6 +208,48 @@ bool printPtxasReport(StringRef ptx) {
   return true;
 }
 
+/// The source text on stdin (tilec -), at most 16 MiB like a file.
+std::optional<std::string> readStdin() {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getSTDIN();
+  if (!buffer) {
+    errs() << "tilec: error: cannot read stdin: " << buffer.getError().message() << "\n";
+    return std::nullopt;
+  }
+  if ((*buffer)->getBufferSize() > (16u << 20)) {
+    errs() << "tilec: error: the source on stdin is larger than 16 MiB\n";
+    return std::nullopt;
+  }
+  return (*buffer)->getBuffer().str();
+}
+
+/// A path as make and ninja read it in a depfile (spaces escaped).
+std::string depfileEscape(StringRef path) {
+  std::string escaped;
+  for (char c : path) {
+    if (c == ' ' || c == '#')
+      escaped += '\\';
+    if (c == '$')
+      escaped += '$';
+    escaped += c;
+  }
+  return escaped;
+}
+
+/// -MD: "<target>: <every file the compilation read>", for make and ninja.
+tilec::OutputFile depfile(const tilec::CompileResult &result, StringRef output) {
+  std::string target = depfileTarget.empty() ? output.str() : depfileTarget.getValue();
+  std::string path = depfilePath;
+  if (path.empty()) {
+    SmallString<256> derived(output == "-" ? StringRef("tilec-stdin") : output);
+    sys::path::replace_extension(derived, ".d");
+    path = std::string(derived);
+  }
+  std::string text = depfileEscape(target) + ":";
+  for (const std::string &dependency : result.dependencies)
+    text += " \\\n  " + depfileEscape(dependency);
+  return {path, text + "\n"};
+}
+
 /// Checks the output paths before anything is compiled: never the input
 /// itself, and for PTX a name the runtime finds the metadata beside.
 bool checkOutputPaths() {
@@ -235,6 +296,17 @@ int compile() {
       return 1;
     }
   }
+  bool fromStdin = inputPath == "-";
+  if (fromStdin && outputPath.empty() && emit == Emit::PTX)
+    outputPath = "-";
+  if (fromStdin && outputPath.empty() && emit == Emit::Header) {
+    errs() << "tilec: error: --emit=header from stdin needs -o\n";
+    return 1;
+  }
+  if (optLevel > 3) {
+    errs() << "tilec: error: -O" << optLevel << ": the levels are -O0 to -O3\n";
+    return 1;
+  }
   if ((emit == Emit::PTX || emit == Emit::Header) && outputPath.empty()) {
     SmallString<256> path(sys::path::filename(inputPath));
     sys::path::replace_extension(path, emit == Emit::PTX ? ".ptx" : ".h");
@@ -254,6 +326,7 @@ int compile() {
   if (numStages.getNumOccurrences())
     options.numStages = numStages;
   options.fpFusion = fpFusion;
+  options.optLevel = optLevel;
   options.libdevicePath = libdevice;
   options.stopAfter = emit == Emit::Header ? Stage::PTX : static_cast<Stage>(emit.getValue());
   options.dumpIRAfterAll = dumpAfterAll;
@@ -263,10 +336,28 @@ int compile() {
       saved &= saveStage(stage, text);
     };
   compilingWhat = "'" + inputPath + "' for " + arch;
-  tilec::CompileResult result = tilec::compileFile(inputPath, options);
+  tilec::CompileResult result;
+  if (fromStdin) {
+    std::optional<std::string> source = readStdin();
+    if (!source)
+      return 1;
+    result = tilec::compileSource(*source, "<stdin>", options);
+  } else {
+    result = tilec::compileFile(inputPath, options);
+  }
   errs() << result.irDump << result.diagnosticText;
   if (!result.succeeded() || !saved)
     return 1;
+  if (warningsAsErrors) {
+    size_t warnings = llvm::count_if(result.diagnostics, [](const tilec::Diagnostic &d) {
+      return d.severity == tilec::Diagnostic::Severity::Warning;
+    });
+    if (warnings) {
+      errs() << "tilec: error: " << warnings << " warning" << (warnings == 1 ? "" : "s")
+             << " treated as errors (-Werror)\n";
+      return 1;
+    }
+  }
 
   std::vector<tilec::OutputFile> outputs;
   if (emit == Emit::Header) {
@@ -291,6 +382,8 @@ int compile() {
       outputs.push_back({std::string(metadataPath), result.metadata});
     }
   }
+  if (writeDepfile)
+    outputs.push_back(depfile(result, outputs.front().path));
   if (!writeFiles(outputs))
     return 1;
   return emit != Emit::PTX || !report || printPtxasReport(result.ptx) ? 0 : 1;
@@ -306,6 +399,12 @@ int main(int argc, char **argv) {
     os << "tilec " << tilec::version() << " (LLVM " << LLVM_VERSION_STRING
        << ", targets sm_80 sm_90 sm_90a)\n";
   });
+  // The MLIR options a user of tilec needs (pass timing, IR printing) stay
+  // in --help beside tilec's own.
+  for (auto &[name, option] : cl::getRegisteredOptions())
+    if (name.starts_with("mlir-print-ir") || name == "mlir-timing" ||
+        name == "mlir-timing-display" || name == "mlir-pass-statistics")
+      option->addCategory(category);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "tilec: compile .tile kernels to PTX\n\n"

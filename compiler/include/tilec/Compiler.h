@@ -66,6 +66,10 @@ struct CompileOptions {
   std::optional<unsigned> numWarps, numStages;
   /// --fp-fusion.
   bool fpFusion = true;
+  /// -I: directories `from helpers import f` searches after the source's own.
+  std::vector<std::string> includePaths;
+  /// LLVM's optimization level (tilec -O0 .. -O3), 3 by default.
+  unsigned optLevel = 3;
   /// --libdevice: empty searches the usual places.
   std::string libdevicePath;
   /// Stop after this stage; CompileResult::output holds its text.
@@ -93,6 +97,9 @@ struct CompileResult {
   std::string irDump;
   /// The kernels compiled, in source order.
   std::vector<std::string> kernels;
+  /// The files the compilation read (compileFile's source first), for a
+  /// build system's depfile (tilec -MD).
+  std::vector<std::string> dependencies;
   /// Compiled without errors.
   bool succeeded() const;
 };

@@ -310,6 +310,7 @@ void compileKernels(Session &session, const CompileOptions &options,
   target.arch = options.arch;
   target.libdevicePath = options.libdevicePath;
   target.fpFusion = options.fpFusion;
+  target.optLevel = options.optLevel;
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::tilec::translateToLLVMIR(*module, llvmContext, target);
@@ -369,8 +370,11 @@ CompileResult tilec::compileSource(std::string_view source, std::string_view sou
 CompileResult tilec::compileFile(const std::string &path, const CompileOptions &options) {
   std::string error;
   std::optional<std::string> source = readSourceFile(path, error);
-  if (source)
-    return compileSource(*source, path, options);
+  if (source) {
+    CompileResult result = compileSource(*source, path, options);
+    result.dependencies.insert(result.dependencies.begin(), path);
+    return result;
+  }
   CompileResult result;
   result.diagnostics.push_back({Diagnostic::Severity::Error, "", 0, 0, error});
   result.diagnosticText = "tilec: error: " + error + "\n";

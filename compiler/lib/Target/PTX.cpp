@@ -108,7 +108,9 @@ createTargetMachine(const tilec::TargetOptions &options, std::string &error) {
       options.fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       triple, options.arch, features, machineOptions, std::nullopt,
-      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      std::nullopt,
+      llvm::CodeGenOpt::getLevel(std::min(options.optLevel, 3u)).value_or(
+          llvm::CodeGenOptLevel::Aggressive)));
 }
 
 std::unique_ptr<llvm::Module>
@@ -140,7 +142,12 @@ mlir::tilec::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
   builder.registerFunctionAnalyses(functions);
   builder.registerLoopAnalyses(loops);
   builder.crossRegisterProxies(loops, functions, cgscc, modules);
-  builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
+  const llvm::OptimizationLevel levels[] = {
+      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+      llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
+  llvm::OptimizationLevel level = levels[std::min(options.optLevel, 3u)];
+  (level == llvm::OptimizationLevel::O0 ? builder.buildO0DefaultPipeline(level)
+                                        : builder.buildPerModuleDefaultPipeline(level))
       .run(*llvmModule, modules);
   hideNegationsFromIntegerMinMax(*llvmModule);
   return llvmModule;

@@ -29,6 +29,10 @@ struct TargetOptions {
   /// Whether a multiply and an add may be contracted into one fma, as
   /// Triton's enable_fp_fusion (on by default there and here).
   bool fpFusion = true;
+  /// LLVM's optimization level, 0 to 3 (tilec -O; 3 by default): the IR
+  /// pipeline (O0's or the per-module default one) and the NVPTX code
+  /// generator's level.
+  unsigned optLevel = 3;
 };
 
 /// True when `arch` names a supported target.

@@ -77,6 +77,11 @@ cl::list<std::string>
     defines("D", cl::Prefix,
             cl::desc("Set a constexpr parameter: -D NAME=VALUE"),
             cl::value_desc("NAME=VALUE"), cl::cat(category));
+cl::list<std::string> includePaths(
+    "I", cl::Prefix,
+    cl::desc("A directory `from helpers import f` searches for helpers.tile or "
+             "helpers.py, after the source's own directory"),
+    cl::value_desc("dir"), cl::cat(category));
 cl::opt<std::string>
     kernelName("kernel", cl::desc("Compile only this kernel of the file"),
                cl::cat(category));
@@ -319,6 +324,7 @@ int compile() {
   options.arch = arch;
   options.kernel = kernelName;
   options.defines.assign(defines.begin(), defines.end());
+  options.includePaths.assign(includePaths.begin(), includePaths.end());
   options.signature.assign(signature.begin(), signature.end());
   options.specializations.assign(specialize.begin(), specialize.end());
   if (numWarps.getNumOccurrences())

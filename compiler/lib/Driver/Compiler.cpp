@@ -15,6 +15,7 @@
 #include "tilec/Frontend/ASTPrinter.h"
 #include "tilec/Frontend/Autotune.h"
 #include "tilec/Frontend/Heuristics.h"
+#include "tilec/Frontend/Imports.h"
 #include "tilec/Frontend/MLIRGen.h"
 #include "tilec/Frontend/Parser.h"
 #include "tilec/Target/PTX.h"
@@ -239,6 +240,11 @@ void compileKernels(Session &session, const CompileOptions &options,
                     const SemaOptions &semaOptions, CompileResult &result) {
   std::unique_ptr<Module> ast = parseFile(session.bufferId, session.diag);
   if (!ast)
+    return;
+  std::string sourceName(
+      session.sourceMgr.getMemoryBuffer(session.bufferId)->getBufferIdentifier());
+  if (!resolveImports(*ast, sourceName, options.includePaths, session.diag,
+                      result.dependencies))
     return;
   std::vector<std::unique_ptr<KernelInstance>> kernels =
       analyze(*ast, semaOptions, session.diag);

@@ -145,14 +145,24 @@ const FunctionDef *Module::lookup(llvm::StringRef name) const {
   for (const auto &function : functions)
     if (function->getName() == name)
       return function.get();
-  return nullptr;
+  auto imported = importedFunctions.find(name.str());
+  return imported == importedFunctions.end() ? nullptr : imported->second;
 }
 
 const GlobalDef *Module::lookupGlobal(llvm::StringRef name) const {
   for (const GlobalDef &global : globals)
     if (global.name == name)
       return &global;
-  return nullptr;
+  auto imported = importedGlobals.find(name.str());
+  return imported == importedGlobals.end() ? nullptr : imported->second;
+}
+
+bool Module::isImportedAndDefined(llvm::StringRef name) const {
+  bool imported = importedFunctions.count(name.str()) || importedGlobals.count(name.str()) ||
+                  moduleAliases.count(name.str());
+  bool defined = llvm::any_of(functions, [&](const auto &f) { return f->getName() == name; }) ||
+                 llvm::any_of(globals, [&](const GlobalDef &g) { return g.name == name; });
+  return imported && defined;
 }
 
 bool tilec::isKernelDecoratorName(llvm::StringRef name) {

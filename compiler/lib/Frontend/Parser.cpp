@@ -557,9 +557,9 @@ void Parser::parseImport(Module &module) {
   // `path` is the dotted name `bound` stands for (a module or a module's
   // attribute).
   auto record = [&](const std::string &from, const std::string &bound,
-                    const std::string &path, SourceLoc loc) {
+                    const std::string &path, SourceLoc loc, std::string symbol = "") {
     if (!isKnownModule(from))
-      module.foreignImports.push_back({bound, from, loc});
+      module.foreignImports.push_back({bound, from, loc, std::move(symbol), ""});
     else if (from == "triton" || llvm::StringRef(from).starts_with("triton."))
       module.tritonAliases[bound] = path;
   };
@@ -592,10 +592,11 @@ void Parser::parseImport(Module &module) {
         SourceLoc loc = tok().loc;
         std::string bound = is(TokenKind::Identifier) ? tok().text.str() : "";
         std::string path = name + "." + bound;
+        std::string symbol = bound;
         if (!expect(TokenKind::Identifier, "in from-import"))
           return;
         parseAlias(bound);
-        record(name, bound, path, loc);
+        record(name, bound, path, loc, symbol);
       } while (!failed && consumeIf(TokenKind::Comma));
       if (paren && !failed)
         expect(TokenKind::RParen, "to close the import list");
@@ -1517,5 +1518,12 @@ std::unique_ptr<Module> tilec::parseFile(unsigned bufferId, DiagnosticEngine &di
   std::vector<Token> tokens = lex(bufferId, diag);
   if (diag.getNumErrors() != errorsBefore)
     return nullptr;
-  return Parser(std::move(tokens), diag).parseModule();
+  std::unique_ptr<Module> module = Parser(std::move(tokens), diag).parseModule();
+  if (module) {
+    for (auto &function : module->functions)
+      function->owner = module.get();
+    for (GlobalDef &global : module->globals)
+      global.owner = module.get();
+  }
+  return module;
 }

@@ -62,7 +62,7 @@ std::optional<AutotuneSpec> Sema::readAutotuneForCompile(const FunctionDef &def)
                           llvm::StringRef message) {
     messages.emplace_back(kind, loc, message.str());
   });
-  std::optional<AutotuneSpec> spec = readAutotune(module, def, scratch);
+  std::optional<AutotuneSpec> spec = readAutotune(*module, def, scratch);
   for (const auto &[kind, loc, message] : messages) {
     if (kind == llvm::SourceMgr::DK_Warning && !scratch.hasErrors())
       diag.warning(loc, message);
@@ -100,7 +100,7 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
   // @autotune is checked here; one of its configs is compiled at a time,
   // its values given as -D (the JIT does that for every config).
   std::optional<AutotuneSpec> autotune = readAutotuneForCompile(def);
-  std::vector<Heuristic> heuristics = readHeuristics(module, def, diag);
+  std::vector<Heuristic> heuristics = readHeuristics(*module, def, diag);
   auto heuristicFor = [&](llvm::StringRef name) {
     return llvm::any_of(heuristics, [&](const Heuristic &h) { return h.name == name; });
   };

@@ -68,12 +68,12 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
       diag.error(callee.getLoc(), "'" + calleeName + "' is a variable, not a function");
       return nullptr;
     }
-    if (const FunctionDef *def = module.lookup(calleeName)) {
+    if (const FunctionDef *def = module->lookup(calleeName)) {
       if (reportAmbiguousName(calleeName, callee.getLoc(), "function"))
         return nullptr;
       return callDeviceFunction(*def, call);
     }
-    std::string path = module.expandTritonAlias(calleeName);
+    std::string path = module->expandTritonAlias(calleeName);
     if (path != calleeName) {
       if (const LibdeviceFunction *function = lookupLibdeviceCallee(path))
         return analyzeLibdeviceCall(*function, call, calleeName);
@@ -91,9 +91,19 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
   } else if (auto *attr = llvm::dyn_cast<AttributeExpr>(&callee)) {
     std::string dotted = attr->getDottedName();
     llvm::StringRef root = llvm::StringRef(dotted).split('.').first;
+    if (auto alias = module->moduleAliases.find(root.str());
+        !dotted.empty() && !scope.count(root) && alias != module->moduleAliases.end()) {
+      // `helpers.f(...)`: a device function another file defines.
+      llvm::StringRef member = llvm::StringRef(dotted).drop_front(root.size() + 1);
+      if (const FunctionDef *def = alias->second->lookup(member))
+        return callDeviceFunction(*def, call);
+      diag.error(callee.getLoc(), "module '" + root + "' has no device function '" +
+                                      member + "'");
+      return nullptr;
+    }
     if (!dotted.empty() && !scope.count(root) && !blockPointers.count(root)) {
       calleeName = dotted;
-      std::string path = module.expandTritonAlias(dotted);
+      std::string path = module->expandTritonAlias(dotted);
       llvm::StringRef pathRoot = llvm::StringRef(path).split('.').first;
       if (pathRoot != "tl" && pathRoot != "triton") {
         if (!reportUnreadableName(root, callee.getLoc()))

@@ -137,7 +137,7 @@ ExprPtr Sema::analyzeCombineCall(Builtin builtin, const CallExpr &call,
     bool inPrelude = prelude && function && function->def &&
                      prelude->lookup(function->def->getName()) == function->def;
     const FunctionDef *own = prelude ? prelude->lookup(fnName->getName()) : nullptr;
-    combine = inPrelude && own ? own : module.lookup(fnName->getName());
+    combine = inPrelude && own ? own : module->lookup(fnName->getName());
   }
   if (!combine) {
     diag.error(slots[2]->getLoc(), "the combine_fn of '" + calleeName +

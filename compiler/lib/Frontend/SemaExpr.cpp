@@ -220,11 +220,11 @@ ExprPtr Sema::analyzeName(const NameExpr &expr) {
   }
   if (std::optional<ScalarKind> dtype = parseScalarKindName(expr.getName()))
     return makeConstant(expr.getLoc(), ConstValue::getDType(*dtype));
-  if (const GlobalDef *global = module.lookupGlobal(expr.getName()))
+  if (const GlobalDef *global = module->lookupGlobal(expr.getName()))
     return analyzeGlobal(*global, expr.getLoc());
   if (reportUnreadableName(expr.getName(), expr.getLoc()))
     return nullptr;
-  if (module.lookup(expr.getName()))
+  if (module->lookup(expr.getName()))
     diag.error(expr.getLoc(), "device function '" + expr.getName() +
                                   "' can only be called");
   else if (lookupBuiltin(expr.getName()))
@@ -237,6 +237,8 @@ ExprPtr Sema::analyzeName(const NameExpr &expr) {
 ExprPtr Sema::analyzeGlobal(const GlobalDef &global, SourceLoc loc) {
   if (auto it = globalValues.find(&global); it != globalValues.end())
     return makeConstant(loc, it->second);
+  // Its name, and the names its value reads, are its own module's.
+  ModuleScope globalNames(*this, global.owner);
   if (reportAmbiguousName(global.name, loc, "module-level"))
     return nullptr;
   if (llvm::is_contained(evaluatingGlobals, &global)) {
@@ -266,19 +268,23 @@ ExprPtr Sema::analyzeGlobal(const GlobalDef &global, SourceLoc loc) {
 bool Sema::reportAmbiguousName(llvm::StringRef name, SourceLoc loc, llvm::StringRef what) {
   SourceLoc other;
   std::string why;
-  if (const HostCode *host = module.lookupHostCode(name)) {
+  if (const HostCode *host = module->lookupHostCode(name)) {
     other = host->reasonLoc;
     why = host->reason;
-  } else if (const ForeignImport *import = module.lookupForeign(name)) {
+  } else if (const ForeignImport *import = module->lookupForeign(name)) {
     other = import->loc;
     why = "imported here from '" + import->module + "'";
-  } else if (const GlobalDef *global = what == "function" ? module.lookupGlobal(name)
+  } else if (const GlobalDef *global = what == "function" ? module->lookupGlobal(name)
                                                           : nullptr) {
     other = global->loc;
     why = "assigned here";
-  } else if (const FunctionDef *def = what == "function" ? nullptr : module.lookup(name)) {
+  } else if (const FunctionDef *def = what == "function" ? nullptr : module->lookup(name)) {
     other = def->getLoc();
     why = "defined here";
+  } else if (module->isImportedAndDefined(name)) {
+    const FunctionDef *def = module->lookup(name);
+    other = def ? def->getLoc() : module->lookupGlobal(name)->loc;
+    why = "defined here, and imported from another file";
   } else {
     return false;
   }
@@ -290,9 +296,9 @@ bool Sema::reportAmbiguousName(llvm::StringRef name, SourceLoc loc, llvm::String
 }
 
 bool Sema::reportUnreadableName(llvm::StringRef name, SourceLoc loc) {
-  const ForeignImport *import = module.lookupForeign(name);
+  const ForeignImport *import = module->lookupForeign(name);
   if (!import) {
-    const HostCode *host = module.lookupHostCode(name);
+    const HostCode *host = module->lookupHostCode(name);
     if (!host)
       return false;
     diag.error(loc, "'" + name + "' is defined by Python host code that tilec does not "
@@ -301,8 +307,11 @@ bool Sema::reportUnreadableName(llvm::StringRef name, SourceLoc loc) {
     return true;
   }
   diag.error(loc, "'" + name + "' comes from module '" + import->module +
-                      "', which tilec cannot read: define it in this file");
-  diag.note(import->loc, "imported here");
+                      "', which tilec cannot read: define it in this file, or put " +
+                      llvm::StringRef(import->module).ltrim('.') +
+                      ".tile (or .py) beside it or in a -I directory");
+  diag.note(import->loc, import->searched.empty() ? std::string("imported here")
+                                                  : "imported here; " + import->searched);
   return true;
 }
 
@@ -360,14 +369,30 @@ std::optional<bool> tilec::getDTypePredicate(ScalarKind kind, llvm::StringRef na
 ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
   std::string dotted = expr.getDottedName();
   llvm::StringRef root = llvm::StringRef(dotted).split('.').first;
+  if (auto alias = module->moduleAliases.find(root.str());
+      !dotted.empty() && !scope.count(root) && alias != module->moduleAliases.end()) {
+    // `helpers.BLOCK`: a constant of a module another file defines.
+    llvm::StringRef member = llvm::StringRef(dotted).drop_front(root.size() + 1);
+    if (const GlobalDef *global = alias->second->lookupGlobal(member))
+      return analyzeGlobal(*global, expr.getLoc());
+    diag.error(expr.getLoc(), "module '" + root + "' has no module-level constant '" +
+                                  member + "'");
+    return nullptr;
+  }
   if (!dotted.empty() && !scope.count(root) && !blockPointers.count(root)) {
     // A module path: `tl.float16`, or a mistake.
     if (std::optional<ScalarKind> dtype = parseScalarKindName(dotted))
       return makeConstant(expr.getLoc(), ConstValue::getDType(*dtype));
-    // fp8 dtypes have no type here yet, but code compares with them
-    // (`V.dtype.element_ty == tl.float8e5`): a value equal to nothing else.
+    // Triton's other fp8 dtypes have no type here, but code compares with
+    // them (`V.dtype.element_ty == tl.float8e4b15`): a value equal to
+    // nothing else.
     if (std::optional<std::string> marker = getUnsupportedDTypeMarker(dotted))
       return makeConstant(expr.getLoc(), ConstValue::getString(*marker));
+    // `tl.float16.primitive_bitwidth`: an attribute of a dtype.
+    auto [prefix, member] = llvm::StringRef(dotted).rsplit('.');
+    if (std::optional<ScalarKind> dtype = parseScalarKindName(prefix))
+      if (std::optional<ConstValue> value = getDTypeAttribute(*dtype, member))
+        return makeConstant(expr.getLoc(), *value);
     if (lookupBuiltin(dotted))
       diag.error(expr.getLoc(), "builtin '" + dotted + "' can only be called");
     else if (!reportUnreadableName(root, expr.getLoc()))

@@ -153,7 +153,10 @@ ExprPtr Sema::callDeviceFunction(const FunctionDef &def, const CallExpr &call) {
   callStack.push_back(&def);
   for (size_t i = 0; i < def.params.size(); ++i)
     bind(def.params[i].name, def.params[i].loc, std::move(args[i]));
-  analyzeBlock(def.body);
+  {
+    ModuleScope calleeNames(*this, def.owner);
+    analyzeBlock(def.body);
+  }
   callStack.pop_back();
   function = caller;
   scope = std::move(savedScope);

@@ -48,7 +48,7 @@ std::optional<ScalarKind> requireDType(const Expr &expr, DiagnosticEngine &diag)
 class Sema {
 public:
   Sema(const Module &module, const SemaOptions &options, DiagnosticEngine &diag)
-      : module(module), options(options), diag(diag) {}
+      : module(&module), options(options), diag(diag) {}
 
   /// Specializes `def`; null if errors were reported.
   std::unique_ptr<KernelInstance> analyzeKernel(const FunctionDef &def);
@@ -337,7 +337,19 @@ private:
   ExprPtr makeCall(SourceLoc loc, Builtin builtin, std::vector<ExprPtr> args,
                    Type type);
 
-  const Module &module;
+  /// The module whose names the code being analyzed sees: the kernel's,
+  /// or the file an imported function or constant comes from.
+  const Module *module;
+  /// Makes `owner` (when set) the module names resolve in until destroyed.
+  struct ModuleScope {
+    ModuleScope(Sema &sema, const Module *owner) : sema(sema), saved(sema.module) {
+      if (owner)
+        sema.module = owner;
+    }
+    ~ModuleScope() { sema.module = saved; }
+    Sema &sema;
+    const Module *saved;
+  };
   const SemaOptions &options;
   DiagnosticEngine &diag;
   KernelInstance *kernel = nullptr;

@@ -217,7 +217,8 @@ TEST(SemaErrors, KernelLevelErrors) {
        "test.tile:3:30: error: 'dtype.element_ty' needs a pointer, got i32"},
       {"from mylib import helper\n@jit\ndef k(x: *fp32):\n    tl.store(x, helper(1.0))\n",
        "test.tile:4:17: error: 'helper' comes from module 'mylib', which tilec cannot "
-       "read: define it in this file"},
+       "read: define it in this file, or put mylib.tile (or .py) beside it or in a -I "
+       "directory"},
       {"A = B\nB = A + 1\n@jit\ndef k(x: *fp32):\n    tl.store(x, A)\n",
        "test.tile:2:5: error: module-level 'A' is defined in terms of itself"},
       {"A = tl.arange(0, 4)\n@jit\ndef k(x: *fp32):\n    tl.store(x, A)\n",

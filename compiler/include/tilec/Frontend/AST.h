@@ -691,6 +691,8 @@ struct Param {
   ExprPtr defaultValue; ///< `= expr`, or null.
 };
 
+class Module;
+
 /// A `def`. With a kernel decorator (`@triton.jit`, `@kernel`) it is a
 /// kernel; without decorators, a device function; with other decorators only
 /// (`@torch.compile`, `@staticmethod`), Python host code tilec does not
@@ -710,6 +712,8 @@ public:
   std::vector<Decorator> decorators;
   std::vector<Param> params;
   Block body;
+  /// The module whose names its body sees (another file's, when imported).
+  const Module *owner = nullptr;
 
 private:
   std::string name;
@@ -722,6 +726,8 @@ struct GlobalDef {
   std::string name;
   SourceLoc loc;
   ExprPtr value;
+  /// The module whose names `value` sees.
+  const Module *owner = nullptr;
 };
 
 /// A name an import brings from a module tilec cannot read (`from mylib
@@ -730,6 +736,11 @@ struct ForeignImport {
   std::string name;   ///< The name it binds (after `as`).
   std::string module; ///< The module it comes from.
   SourceLoc loc;
+  /// The name imported from `module` (`from m import symbol as name`); empty
+  /// for `import module as name`.
+  std::string symbol;
+  /// Where tilec looked for the module's file, for the error at a use.
+  std::string searched;
 };
 
 /// A top-level statement that is Python host code tilec does not compile (a
@@ -754,9 +765,18 @@ public:
   /// tl`), `libdevice` -> `triton.language.extra.libdevice` (`from
   /// triton.language.extra import libdevice`).
   std::map<std::string, std::string> tritonAliases;
-  /// The function named `name`, or null.
+  /// Other files' modules that imports read (Imports.h), owned here.
+  std::vector<std::unique_ptr<Module>> importedModules;
+  /// `from other import f as g`: g, and other's function or constant f.
+  std::map<std::string, const FunctionDef *> importedFunctions;
+  std::map<std::string, const GlobalDef *> importedGlobals;
+  /// `import other as m`: m, and other's module.
+  std::map<std::string, const Module *> moduleAliases;
+  /// The function named `name` (its own, else imported), or null.
   const FunctionDef *lookup(llvm::StringRef name) const;
-  /// The module-level constant named `name`, or null.
+  /// Whether `name` is both defined here and imported from another file.
+  bool isImportedAndDefined(llvm::StringRef name) const;
+  /// The module-level constant named `name` (its own, else imported), or null.
   const GlobalDef *lookupGlobal(llvm::StringRef name) const;
   /// The foreign import that binds `name`, or null.
   const ForeignImport *lookupForeign(llvm::StringRef name) const;

@@ -42,6 +42,7 @@ def split_file(path, directory):
         if not part.endswith(".tile"):
             continue
         target = os.path.join(directory, stem + "__" + part)
+        os.makedirs(os.path.dirname(target), exist_ok=True)  # parts in subdirectories
         with open(target, "w") as f:
             f.write("\n".join(body))
         out.append(target)

@@ -25,6 +25,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
@@ -70,6 +71,7 @@ void tilec::registerCommandLineOptions() {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
   commandLineOptionsRegistered = true;
 }
 
@@ -272,10 +274,17 @@ void compileKernels(Session &session, const CompileOptions &options,
   if (!module)
     return;
   llvm::raw_string_ostream irDump(result.irDump);
+  // --mlir-timing: one report for every pipeline, on stderr, at the end.
+  mlir::DefaultTimingManager timing;
+  if (commandLineOptionsRegistered)
+    mlir::applyDefaultTimingManagerCLOptions(timing);
+  mlir::TimingScope timingRoot = timing.getRootScope();
   auto runPipeline = [&](llvm::function_ref<void(mlir::PassManager &)> build) {
     mlir::PassManager pm(&context);
     if (commandLineOptionsRegistered && failed(mlir::applyPassManagerCLOptions(pm)))
       return false;
+    if (timing.isEnabled())
+      pm.enableTiming(timingRoot);
     if (options.dumpIRAfterAll)
       pm.enableIRPrinting([](mlir::Pass *, mlir::Operation *) { return false; },
                           [](mlir::Pass *, mlir::Operation *) { return true; },

@@ -3,7 +3,9 @@
 # (bench/pack_jit_device.sh gpu_tests, and tests/porting/compile_all.py --out
 # devpack/porting --arch sm_90a,sm_90 run beside it): the porting corpus
 # against Triton (STEP=porting, the default) or the GPU test suite
-# (STEP=gpu_tests). Results go to $OUT.
+# (STEP=gpu_tests), or the outside project of tests/package built against an
+# installed tilec and carried as devpack/package/scale_add (STEP=package).
+# Results go to $OUT.
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
@@ -26,5 +28,10 @@ gpu_tests)
   build/bin/gpu_tests --gtest_brief=1 "$@" >"$out/gpu_tests.log" 2>&1
   echo "gpu_tests rc=$?"
   grep -E "FAILED|PASSED|tests ran" "$out/gpu_tests.log" | tail -30
+  ;;
+package)
+  devpack/package/scale_add >"$out/package.log" 2>&1
+  echo "scale_add rc=$?"
+  cat "$out/package.log"
   ;;
 esac

@@ -23,7 +23,10 @@ done
 echo "ok: installed into a temporary prefix"
 
 cp -r "$here/project" "$work/project"
-cmake -S "$work/project" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
+# Ninja where it is installed (setup.sh installs it; make may be missing).
+generator=()
+command -v ninja > /dev/null && generator=(-G Ninja)
+cmake "${generator[@]}" -S "$work/project" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
   > "$work/configure.log" 2>&1 || { cat "$work/configure.log"; fail "configuring the project"; }
 cmake --build "$work/build" > "$work/build.log" 2>&1 ||
   { cat "$work/build.log"; fail "building the project"; }

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-packages=(cmake ninja-build g++ python3 ccache pkg-config
+packages=(cmake ninja-build g++ python3 ccache pkg-config libdlpack-dev
           llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
           libgtest-dev googletest zlib1g-dev libzstd-dev)
 missing=()

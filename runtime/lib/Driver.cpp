@@ -70,6 +70,10 @@ LoadedDriver load() {
       TILE_RESOLVE(cuMemcpyHtoD, "cuMemcpyHtoD_v2") &&
       TILE_RESOLVE(cuMemcpyDtoH, "cuMemcpyDtoH_v2") &&
       TILE_RESOLVE(cuMemsetD8, "cuMemsetD8_v2") &&
+      TILE_RESOLVE(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2") &&
+      TILE_RESOLVE(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2") &&
+      TILE_RESOLVE(cuMemHostAlloc, "cuMemHostAlloc") &&
+      TILE_RESOLVE(cuMemFreeHost, "cuMemFreeHost") &&
       TILE_RESOLVE(cuMemcpyDtoD, "cuMemcpyDtoD_v2") &&
       TILE_RESOLVE(cuMemGetAddressRange, "cuMemGetAddressRange_v2") &&
       TILE_RESOLVE(cuModuleLoadDataEx, "cuModuleLoadDataEx") &&
@@ -86,7 +90,8 @@ LoadedDriver load() {
       TILE_RESOLVE(cuEventSynchronize, "cuEventSynchronize") &&
       TILE_RESOLVE(cuEventElapsedTime, "cuEventElapsedTime_v2",
                    "cuEventElapsedTime") &&
-      TILE_RESOLVE(cuEventDestroy, "cuEventDestroy_v2");
+      TILE_RESOLVE(cuEventDestroy, "cuEventDestroy_v2") &&
+      TILE_RESOLVE(cuStreamWaitEvent, "cuStreamWaitEvent");
 #undef TILE_RESOLVE
   if (!Ok)
     return D;

@@ -73,6 +73,12 @@ struct DriverApi {
                            std::size_t Bytes); // _v2
   CUresult (*cuMemsetD8)(CUdeviceptr Dst, unsigned char Value,
                          std::size_t Count); // _v2
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr Dst, const void *Src, std::size_t Bytes,
+                                CUstream Stream); // _v2
+  CUresult (*cuMemcpyDtoHAsync)(void *Dst, CUdeviceptr Src, std::size_t Bytes,
+                                CUstream Stream); // _v2
+  CUresult (*cuMemHostAlloc)(void **Ptr, std::size_t Bytes, unsigned Flags);
+  CUresult (*cuMemFreeHost)(void *Ptr);
   CUresult (*cuMemcpyDtoD)(CUdeviceptr Dst, CUdeviceptr Src,
                            std::size_t Bytes); // _v2
   CUresult (*cuMemGetAddressRange)(CUdeviceptr *Base, std::size_t *Size,
@@ -101,6 +107,7 @@ struct DriverApi {
   CUresult (*cuEventElapsedTime)(float *Ms, CUevent Start,
                                  CUevent End); // _v2 where exported
   CUresult (*cuEventDestroy)(CUevent Event);   // _v2
+  CUresult (*cuStreamWaitEvent)(CUstream Stream, CUevent Event, unsigned Flags);
 };
 
 /// Returns the driver, loaded and initialized on first use; throws

@@ -30,19 +30,29 @@ Stream::Stream(const Context &Ctx) : Ctx(Ctx.state()) {
 Stream::~Stream() { release(); }
 
 Stream::Stream(Stream &&Other) noexcept
-    : Ctx(std::move(Other.Ctx)), Handle(std::exchange(Other.Handle, nullptr)) {}
+    : Ctx(std::move(Other.Ctx)), Handle(std::exchange(Other.Handle, nullptr)),
+      Owned(Other.Owned) {}
 
 Stream &Stream::operator=(Stream &&Other) noexcept {
   if (this != &Other) {
     release();
     Ctx = std::move(Other.Ctx);
     Handle = std::exchange(Other.Handle, nullptr);
+    Owned = Other.Owned;
   }
   return *this;
 }
 
+Stream Stream::wrap(const Context &Ctx, void *CUstream) {
+  Stream S;
+  S.Ctx = Ctx.state();
+  S.Handle = CUstream;
+  S.Owned = false;
+  return S;
+}
+
 void Stream::release() noexcept {
-  if (!Handle)
+  if (!Handle || !Owned)
     return;
   if (const cu::DriverApi *D = cu::tryDriver(nullptr))
     D->cuStreamDestroy(static_cast<cu::CUstream>(Handle));
@@ -68,6 +78,71 @@ void *hostNow() {
 }
 
 } // namespace
+
+Event::Event(const Context &Ctx) : Ctx(Ctx.state()) {
+  if (this->Ctx->interpreted())
+    return;
+  this->Ctx->makeCurrent();
+  cu::CUevent E = nullptr;
+  cu::check(cu::driver().cuEventCreate(&E, cu::CU_EVENT_DEFAULT), "cuEventCreate");
+  Handle = E;
+}
+
+Event::~Event() { release(); }
+
+void Event::release() noexcept {
+  if (Ctx && !Ctx->interpreted() && Handle)
+    if (const cu::DriverApi *D = cu::tryDriver(nullptr))
+      D->cuEventDestroy(static_cast<cu::CUevent>(Handle));
+  Handle = nullptr;
+}
+
+Event::Event(Event &&Other) noexcept
+    : Ctx(std::move(Other.Ctx)), Handle(std::exchange(Other.Handle, nullptr)) {}
+
+Event &Event::operator=(Event &&Other) noexcept {
+  if (this != &Other) {
+    release();
+    Ctx = std::move(Other.Ctx);
+    Handle = std::exchange(Other.Handle, nullptr);
+  }
+  return *this;
+}
+
+void Event::record(const Stream &S) {
+  if (Ctx->interpreted()) {
+    Handle = hostNow();
+    return;
+  }
+  cu::check(cu::driver().cuEventRecord(static_cast<cu::CUevent>(Handle), raw(S)),
+            "cuEventRecord");
+}
+
+void Event::wait(const Stream &S) const {
+  if (Ctx->interpreted())
+    return; // Interpreted work is done when its call returns.
+  cu::check(cu::driver().cuStreamWaitEvent(raw(S), static_cast<cu::CUevent>(Handle), 0),
+            "cuStreamWaitEvent");
+}
+
+void Event::synchronize() const {
+  if (Ctx->interpreted())
+    return;
+  cu::check(cu::driver().cuEventSynchronize(static_cast<cu::CUevent>(Handle)),
+            "cuEventSynchronize");
+}
+
+float Event::elapsedMs(const Event &Later) const {
+  if (Ctx->interpreted())
+    return static_cast<float>(reinterpret_cast<std::uintptr_t>(Later.Handle) -
+                              reinterpret_cast<std::uintptr_t>(Handle)) /
+           1e6f;
+  float Ms = 0;
+  cu::check(cu::driver().cuEventElapsedTime(&Ms, static_cast<cu::CUevent>(Handle),
+                                            static_cast<cu::CUevent>(Later.Handle)),
+            "cuEventElapsedTime");
+  return Ms;
+}
 
 Timer::Timer(const Context &Ctx) : Ctx(Ctx.state()) {
   if (this->Ctx->interpreted())

@@ -30,10 +30,49 @@ public:
   Stream(const Stream &) = delete;
   Stream &operator=(const Stream &) = delete;
 
+  /// A stream that someone else created and destroys (PyTorch's current
+  /// stream, `at::cuda::getCurrentCUDAStream().stream()`, or CuPy's
+  /// `cupy.cuda.get_current_stream().ptr`): launches and copies on it are
+  /// ordered with that framework's work. It must belong to \p Ctx's device
+  /// and outlive the Stream; nullptr is the null stream.
+  static Stream wrap(const Context &Ctx, void *CUstream);
+
   /// The CUstream (nullptr for the null stream).
   void *handle() const noexcept { return Handle; }
   /// Waits for all work queued on the stream; throws on a failure.
   void synchronize() const;
+
+private:
+  void release() noexcept;
+
+  std::shared_ptr<detail::ContextState> Ctx;
+  void *Handle = nullptr;
+  bool Owned = true; ///< Destroyed with this object (false for wrap()).
+};
+
+/// A CUDA event: a point in a stream's work that the host or another
+/// stream can wait for, with the time it was reached. On the interpreter,
+/// whose work is synchronous, it records the host clock.
+class Event {
+public:
+  /// Creates the event in \p Ctx.
+  explicit Event(const Context &Ctx);
+  /// Destroys the event; errors are ignored.
+  ~Event();
+  Event(Event &&Other) noexcept;
+  Event &operator=(Event &&Other) noexcept;
+  Event(const Event &) = delete;
+  Event &operator=(const Event &) = delete;
+
+  /// Marks the point reached by the work queued on \p S so far.
+  void record(const Stream &S = Stream());
+  /// Makes \p S wait, on the device, until the recorded point is reached
+  /// (the host does not block).
+  void wait(const Stream &S) const;
+  /// Blocks the host until the recorded point is reached.
+  void synchronize() const;
+  /// Milliseconds from this event to \p Later; both must have been reached.
+  float elapsedMs(const Event &Later) const;
 
 private:
   void release() noexcept;

@@ -26,6 +26,7 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <unordered_map>
@@ -283,6 +284,30 @@ std::string compileKey(const JitModuleState &M, const JitKernelState &K,
          "\nsource " + std::to_string(M.Source.size()) + ":" + M.Source + "\n";
 }
 
+/// The files a compilation imported, each with the hash of what it holds
+/// now ("path\thash\n" lines): a disk-cache entry keeps it, and is stale
+/// when an imported file has changed since.
+std::string importFingerprint(const std::vector<std::string> &Paths) {
+  std::string Text;
+  for (const std::string &Path : Paths) {
+    std::ifstream In(Path, std::ios::binary);
+    std::string Contents((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+    Text += Path + "\t" + (In.bad() || !std::filesystem::exists(Path) ? "missing"
+                                                                      : ptxHash(Contents)) +
+            "\n";
+  }
+  return Text;
+}
+
+/// The paths of an importFingerprint.
+std::vector<std::string> fingerprintPaths(const std::string &Fingerprint) {
+  std::vector<std::string> Paths;
+  std::istringstream Lines(Fingerprint);
+  for (std::string Line; std::getline(Lines, Line);)
+    Paths.push_back(Line.substr(0, Line.rfind('\t')));
+  return Paths;
+}
+
 /// Writes \p Text to \p Path, reporting failures on stderr.
 void writeDump(const std::string &Path, std::string_view Text) {
   std::ofstream Out(Path, std::ios::binary);
@@ -302,7 +327,9 @@ std::optional<JitCompiled> compileSpecialization(const JitModuleState &M,
   DiskCache Cache(jitCacheDir(M.Options));
   std::string DumpDir = M.Options.DumpDir.empty() ? env("TILEC_DUMP_DIR") : M.Options.DumpDir;
   if (M.Options.DiskCache && DumpDir.empty() && ReadCache)
-    if (auto Entry = Cache.load(Key); Entry && Entry->size() == 2)
+    if (auto Entry = Cache.load(Key);
+        Entry && Entry->size() == 3 &&
+        importFingerprint(fingerprintPaths((*Entry)[2])) == (*Entry)[2])
       return JitCompiled{(*Entry)[0], (*Entry)[1], true};
 
   tilec::CompileOptions Options;
@@ -335,7 +362,9 @@ std::optional<JitCompiled> compileSpecialization(const JitModuleState &M,
     return std::nullopt;
   }
   std::string Error;
-  if (M.Options.DiskCache && !Cache.store(Key, {Result.ptx, Result.metadata}, Error))
+  if (M.Options.DiskCache &&
+      !Cache.store(Key, {Result.ptx, Result.metadata, importFingerprint(Result.dependencies)},
+                   Error))
     std::cerr << "tilec: warning: the JIT cache is not written: " << Error << "\n";
   return JitCompiled{Result.ptx, Result.metadata, false};
 }

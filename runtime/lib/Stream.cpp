@@ -60,8 +60,8 @@ void Stream::release() noexcept {
 }
 
 void Stream::synchronize() const {
-  if (!Handle && (Ctx ? Ctx->interpreted() : defaultBackend() == Backend::Interpreter))
-    return;
+  if (Ctx ? Ctx->interpreted() : (!Handle && defaultBackend() == Backend::Interpreter))
+    return; // Interpreted work is done when its call returns.
   cu::check(cu::driver().cuStreamSynchronize(raw(*this)),
             "cuStreamSynchronize");
 }
@@ -114,6 +114,7 @@ void Event::record(const Stream &S) {
     Handle = hostNow();
     return;
   }
+  Ctx->makeCurrent(); // The calling thread may hold another context.
   cu::check(cu::driver().cuEventRecord(static_cast<cu::CUevent>(Handle), raw(S)),
             "cuEventRecord");
 }
@@ -121,6 +122,7 @@ void Event::record(const Stream &S) {
 void Event::wait(const Stream &S) const {
   if (Ctx->interpreted())
     return; // Interpreted work is done when its call returns.
+  Ctx->makeCurrent();
   cu::check(cu::driver().cuStreamWaitEvent(raw(S), static_cast<cu::CUevent>(Handle), 0),
             "cuStreamWaitEvent");
 }
@@ -133,6 +135,8 @@ void Event::synchronize() const {
 }
 
 float Event::elapsedMs(const Event &Later) const {
+  if (Ctx->interpreted() && (!Handle || !Later.Handle))
+    throw Error("Event::elapsedMs: an event was never recorded");
   if (Ctx->interpreted())
     return static_cast<float>(reinterpret_cast<std::uintptr_t>(Later.Handle) -
                               reinterpret_cast<std::uintptr_t>(Handle)) /

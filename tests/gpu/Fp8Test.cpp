@@ -102,4 +102,74 @@ TEST_F(Fp8Test, DotOfE4m3AndE5m2) {
     }
 }
 
+/// The e4m3 byte nearest to the double `x` (ties to the even code,
+/// saturating), by search over every code: a reference apart from both the
+/// host encoder (which starts from a float) and the compiler's.
+std::uint8_t nearestE4M3(double X) {
+  if (std::isnan(X))
+    return 0x7F;
+  std::uint8_t Sign = std::signbit(X) ? 0x80 : 0;
+  double A = std::fabs(X);
+  std::uint8_t Best = 0;
+  for (std::uint8_t Code = 1; Code <= 0x7E; ++Code) {
+    double V = tile::Float8E4M3{Code}.toFloat(), B = tile::Float8E4M3{Best}.toFloat();
+    if (std::fabs(A - V) < std::fabs(A - B) ||
+        (std::fabs(A - V) == std::fabs(A - B) && Code % 2 == 0))
+      Best = Code;
+  }
+  return Sign | Best;
+}
+
+TEST_F(Fp8Test, ConvertsIntegersF64Bf16AndConstants) {
+  constexpr std::size_t M = 1000;
+  std::vector<std::int32_t> I = gputest::randomInts<std::int32_t>(M, -600, 600, 85);
+  std::vector<float> DValues = examples::randomFloats(M, -500, 500, 86);
+  std::vector<double> D(DValues.begin(), DValues.end());
+  // Values an f32 rounded to nearest would round the wrong way (just above a
+  // tie between two e4m3 values).
+  D[0] = 1.0625000001, D[1] = -1.0625000001, D[2] = 3.0 * (1 + 1e-12), D[3] = 1e300;
+  std::vector<tile::BFloat16> B(M);
+  std::vector<float> BValues = examples::randomFloats(M, -60000, 60000, 87);
+  for (std::size_t K = 0; K < M; ++K)
+    B[K] = tile::BFloat16::fromFloat(BValues[K]);
+  std::vector<tile::Float8E4M3> E4(M);
+  std::vector<float> EValues = examples::randomFloats(M, -440, 440, 88);
+  for (std::size_t K = 0; K < M; ++K)
+    E4[K] = tile::Float8E4M3::fromFloat(EValues[K]);
+  auto DI = upload(I);
+  auto DD = upload(D);
+  auto DB = upload(B);
+  auto DE4 = upload(E4);
+  auto FromInt = poisoned<tile::Float8E4M3>(M), FromF64 = poisoned<tile::Float8E4M3>(M);
+  auto FromBf16 = poisoned<tile::Float8E5M2>(M);
+  auto ToInt = poisoned<std::int32_t>(M);
+  auto ToF64 = poisoned<double>(M);
+  auto ToBf16 = poisoned<tile::BFloat16>(M);
+  auto Padded = poisoned<tile::Float8E4M3>(M);
+  tile::Kernel K = kernel("fp8_mixed", "k_fp8_mixed");
+  K.launch(tile::Grid{gputest::blocks(M, 256)}, tile::Stream(), DI, DD, DB, DE4, FromInt,
+           FromF64, FromBf16, ToInt, ToF64, ToBf16, Padded, static_cast<std::int32_t>(M));
+  tile::Stream().synchronize();
+  auto FI = FromInt.toHost();
+  auto FD = FromF64.toHost();
+  auto FB = FromBf16.toHost();
+  auto TI = ToInt.toHost();
+  auto TD = ToF64.toHost();
+  auto TB = ToBf16.toHost();
+  auto P = Padded.toHost();
+  for (std::size_t K2 = 0; K2 < M; ++K2) {
+    float A = E4[K2].toFloat();
+    ASSERT_EQ(FI[K2].Bits, tile::Float8E4M3::fromFloat(static_cast<float>(I[K2])).Bits)
+        << K2 << ": i32 " << I[K2];
+    ASSERT_EQ(FD[K2].Bits, nearestE4M3(D[K2])) << K2 << ": f64 " << D[K2];
+    ASSERT_EQ(FB[K2].Bits, tile::Float8E5M2::fromFloat(B[K2].toFloat()).Bits)
+        << K2 << ": bf16 " << B[K2].toFloat();
+    ASSERT_EQ(TI[K2], static_cast<std::int32_t>(std::trunc(A))) << K2 << ": e4m3 " << A;
+    ASSERT_EQ(TD[K2], static_cast<double>(A)) << K2;
+    ASSERT_EQ(TB[K2].Bits, tile::BFloat16::fromFloat(A).Bits) << K2;
+    float Loaded = K2 % 2 == 0 ? A : 1.5f;
+    ASSERT_EQ(P[K2].toFloat(), Loaded > 0 ? Loaded : -2.0f) << K2;
+  }
+}
+
 } // namespace

@@ -244,8 +244,8 @@ std::string depfileEscape(StringRef path) {
 tilec::OutputFile depfile(const tilec::CompileResult &result, StringRef output) {
   std::string target = depfileTarget.empty() ? output.str() : depfileTarget.getValue();
   std::string path = depfilePath;
-  if (path.empty()) {
-    SmallString<256> derived(output == "-" ? StringRef("tilec-stdin") : output);
+  if (path.empty()) { // compile() made sure there is an output file.
+    SmallString<256> derived(output);
     sys::path::replace_extension(derived, ".d");
     path = std::string(derived);
   }
@@ -306,6 +306,11 @@ int compile() {
     outputPath = "-";
   if (fromStdin && outputPath.empty() && emit == Emit::Header) {
     errs() << "tilec: error: --emit=header from stdin needs -o\n";
+    return 1;
+  }
+  if (writeDepfile && depfilePath.empty() &&
+      (outputPath == "-" || (outputPath.empty() && emit != Emit::PTX && emit != Emit::Header))) {
+    errs() << "tilec: error: -MD with the output on stdout needs -MF to name the depfile\n";
     return 1;
   }
   if (optLevel > 3) {

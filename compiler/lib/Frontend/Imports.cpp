@@ -45,8 +45,9 @@ public:
       });
       if (bindsPackage || found == candidates.end()) {
         import.searched = candidates.empty()
-                              ? std::string("a relative import from a source without a "
-                                            "directory (stdin) finds no file")
+                              ? std::string("the source is not a file (stdin, or a JIT "
+                                            "source): a relative import finds nothing, "
+                                            "an absolute one only looks in -I directories")
                               : "tilec looked for " + llvm::join(candidates, ", ");
         unresolved.push_back(std::move(import));
         continue;
@@ -162,13 +163,17 @@ private:
 bool tilec::resolveImports(Module &module, const std::string &importingPath,
                            const std::vector<std::string> &searchPaths, DiagnosticEngine &diag,
                            std::vector<std::string> &dependencies) {
+  // The importing file's directory, absolute so that `..` can climb out of
+  // it; none when the source is not a file (stdin, a JIT source's name).
   std::string dir;
-  if (!importingPath.empty() && importingPath != "<stdin>") {
-    llvm::SmallString<256> parent(llvm::sys::path::parent_path(importingPath));
-    dir = parent.empty() ? "." : std::string(parent);
+  llvm::SmallString<256> absolute(importingPath);
+  if (!importingPath.empty() && llvm::sys::fs::is_regular_file(importingPath) &&
+      !llvm::sys::fs::make_absolute(absolute)) {
+    llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
+    dir = std::string(llvm::sys::path::parent_path(absolute));
   }
   ImportResolver resolver(module, searchPaths, diag, dependencies);
   if (!dir.empty())
-    resolver.registerLoaded(importingPath, module);
+    resolver.registerLoaded(std::string(absolute), module);
   return resolver.resolve(module, dir);
 }

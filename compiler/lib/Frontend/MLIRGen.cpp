@@ -301,11 +301,12 @@ Value MLIRGenerator::convertValue(Value operand, const Type &from, const Type &t
   }
   unsigned srcBits = getBitWidth(src), dstBits = getBitWidth(dst);
   bool srcUnsigned = isUnsigned(src) || src == ScalarKind::I1;
-  // fp8 converts only to and from fp16 and fp32 on the GPU (cvt with
-  // e4m3x2/e5m2x2): everything else goes through fp32, exactly widened.
-  bool direct = [&](ScalarKind kind) {
-    return kind == ScalarKind::F16 || kind == ScalarKind::F32;
-  }(isFP8(src) ? dst : src);
+  // fp8 converts to and from the other float types in one step (one
+  // rounding; the lowering goes through f16 or f32 exactly, or through an
+  // f32 rounded to odd from f64); integers and the other fp8 type go
+  // through fp32.
+  ScalarKind other = isFP8(src) ? dst : src;
+  bool direct = isFloat(other) && !isFP8(other);
   if ((isFP8(src) || isFP8(dst)) && !direct) {
     Type wide = to.withElement(ScalarKind::F32);
     Value widened = convertValue(operand, from, wide, at);

@@ -67,11 +67,14 @@ bool Sema::bindArguments(const FunctionDef &def, const CallExpr &call,
       ok = false;
       continue;
     }
-    // Defaults are evaluated without the caller's names (Python evaluates
-    // them where the function is defined).
+    // Defaults are evaluated without the caller's names, in the function's
+    // own file (Python evaluates them where the function is defined).
     llvm::StringMap<Binding> callerScope = std::move(scope);
     scope.clear();
-    values[i] = analyzeExpr(*param.defaultValue);
+    {
+      ModuleScope definedIn(*this, def.owner);
+      values[i] = analyzeExpr(*param.defaultValue);
+    }
     scope = std::move(callerScope);
     ok &= values[i] != nullptr;
   }

@@ -92,6 +92,37 @@ TEST(JitCompile, SpecializesOnArgumentsAndCaches) {
                    .FromDiskCache);
 }
 
+TEST(JitCompile, AnEditedImportIsRecompiled) {
+  tile::JitOptions O = freshOptions("imports");
+  std::string Dir = O.CacheDir + "-src";
+  std::filesystem::create_directories(Dir);
+  auto write = [&](const std::string &Name, const std::string &Text) {
+    std::ofstream(Dir + "/" + Name, std::ios::trunc) << Text;
+  };
+  const std::string Main = "from helpers import f\n"
+                           "@kernel\n"
+                           "def k(x: *fp32):\n"
+                           "    offs = tl.arange(0, 64)\n"
+                           "    tl.store(x + offs, f(tl.load(x + offs)))\n";
+  write("main.tile", Main);
+  write("helpers.tile", "def f(x):\n    return x * 2.5\n");
+  std::vector<tile::Arg> Args{tile::DevicePtr(0x10000, "fp32")};
+  auto compile = [&] {
+    return tile::JitModule::fromSource(Main, Dir + "/main.tile", O).kernel("k").compile({}, Args);
+  };
+  tile::JitCompiled First = compile();
+  EXPECT_FALSE(First.FromDiskCache);
+  EXPECT_NE(First.Ptx.find("0f40200000"), std::string::npos) << "2.5 in the PTX";
+  EXPECT_TRUE(compile().FromDiskCache);
+  // The main source is unchanged; the file it imports is not.
+  write("helpers.tile", "def f(x):\n    return x * 3.5\n");
+  tile::JitCompiled Edited = compile();
+  EXPECT_FALSE(Edited.FromDiskCache);
+  EXPECT_NE(Edited.Ptx.find("0f40600000"), std::string::npos) << "3.5 in the PTX";
+  EXPECT_TRUE(compile().FromDiskCache);
+  std::filesystem::remove_all(Dir);
+}
+
 TEST(JitCompile, KeysTellConstexprsApart) {
   // Values that would read alike if keys were joined without lengths.
   tile::JitOptions O = freshOptions("keys");

@@ -21,8 +21,9 @@
 namespace tilec {
 
 /// Resolves the foreign imports of `module`, read from the file
-/// `importingPath` ("" or "<stdin>": only `searchPaths` are searched for
-/// absolute imports, relative ones are not found), and of the modules they
+/// `importingPath` (when that names no file, as "<stdin>" or a JIT source's
+/// name: only `searchPaths` are searched for absolute imports, relative ones
+/// are not found), and of the modules they
 /// read, recursively (files may import each other). Appends every file read
 /// to `dependencies`. Returns false after an error (a file that cannot be
 /// read or does not parse).

@@ -77,10 +77,15 @@ struct ElementwiseOpConversion : ConversionPattern {
     SmallVector<SmallVector<Value>> perOperand;
     for (Value operand : operands)
       perOperand.push_back(elementsOf(loc, operand, count, rewriter));
-    // fp8 elements (what selects and bitcasts move) are bytes.
+    // fp8 elements are bytes, which selects and bitcasts move as they are;
+    // every other op on them has its own pattern (FP8OpToLLVM.cpp) or none,
+    // never this byte-wise one.
     Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
-    if (auto fp = dyn_cast<FloatType>(elementType); fp && fp.getWidth() == 8)
+    if (auto fp = dyn_cast<FloatType>(elementType); fp && fp.getWidth() == 8) {
+      if (!isa<arith::SelectOp, arith::BitcastOp>(op))
+        return rewriter.notifyMatchFailure(op, "fp8 result");
       elementType = rewriter.getI8Type();
+    }
     unsigned run = constantRun(op->getResult(0), axisInfo);
     SmallVector<Value> results;
     for (size_t i = 0; i < count; ++i) {
@@ -147,8 +152,12 @@ struct ConstantOpConversion : OpConversionPattern<arith::ConstantOp> {
     if (!splat)
       return op.emitOpError("only splat tile constants can be lowered");
     Type resultType = getTypeConverter()->convertType(type);
-    Value scalar = arith::ConstantOp::create(
-        rewriter, op.getLoc(), cast<TypedAttr>(splat.getSplatValue<Attribute>()));
+    auto value = cast<TypedAttr>(splat.getSplatValue<Attribute>());
+    // An fp8 constant is its byte (LLVM has no fp8 type).
+    if (auto fp = dyn_cast<FloatAttr>(value); fp && fp.getType().getIntOrFloatBitWidth() == 8)
+      value = rewriter.getIntegerAttr(rewriter.getI8Type(),
+                                      fp.getValue().bitcastToAPInt().getZExtValue());
+    Value scalar = arith::ConstantOp::create(rewriter, op.getLoc(), value);
     size_t count = cast<LLVM::LLVMStructType>(resultType).getBody().size();
     SmallVector<Value> elements(count, scalar);
     rewriter.replaceOp(op, packElements(op.getLoc(), elements, resultType, rewriter));

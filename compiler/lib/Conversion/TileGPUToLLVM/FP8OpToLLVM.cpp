@@ -5,10 +5,14 @@
 //  - constants become their bytes;
 //  - arith.extf from fp8 to f16 is `cvt.rn.f16x2.{e4m3x2,e5m2x2}` on the
 //    byte (exact; to f32 the f16 is widened);
-//  - arith.truncf from f16/f32 to fp8 is
+//  - arith.truncf from f16/bf16/f32 to fp8 is
 //    `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32` (round to nearest even, values
 //    past the largest finite one saturate to it, NaN stays NaN), as Triton
-//    converts. Both need sm_89+, which tile-legalize-fp8 checked.
+//    converts; from f64 through an f32 rounded to odd, so that the result is
+//    the fp8 nearest to the f64. Both need sm_89+, which tile-legalize-fp8
+//    checked;
+//  - sitofp/uitofp to fp8 and fptosi/fptoui from fp8, which canonicalization
+//    makes of `.to()`'s two steps, go through f32.
 // Tiles and scalars alike: a tile's elements are converted one at a time.
 //
 //===----------------------------------------------------------------------===//
@@ -50,7 +54,55 @@ LogicalResult replaceEachElement(OpT op, Value operand, const TypeConverter &con
   return success();
 }
 
-/// arith.extf from fp8.
+/// The f16 value of the fp8 byte `byte` of format `format` (exact).
+Value emitFP8ToF16(Location loc, ConversionPatternRewriter &rewriter, Value byte,
+                   StringRef format) {
+  Value pair = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI16Type(), byte);
+  std::string text = ".reg .b32 pair;\n.reg .b16 high;\ncvt.rn.f16x2." + format.str() +
+                     " pair, $1;\nmov.b32 {$0, high}, pair;\n";
+  Value bits = emitAsm(loc, rewriter, rewriter.getI16Type(), pair, text, {"=h", "h"},
+                       /*hasSideEffects=*/false)
+                   ->getResult(0);
+  return LLVM::BitcastOp::create(rewriter, loc, rewriter.getF16Type(), bits);
+}
+
+/// The fp8 byte of format `format` nearest to the f32 `x` (satfinite).
+Value emitF32ToFP8(Location loc, ConversionPatternRewriter &rewriter, Value x,
+                   StringRef format) {
+  std::string text = "cvt.rn.satfinite." + format.str() + ".f32 $0, $1, $1;\n";
+  Value pair = emitAsm(loc, rewriter, rewriter.getI16Type(), x, text, {"=h", "f"},
+                       /*hasSideEffects=*/false)
+                   ->getResult(0);
+  return LLVM::TruncOp::create(rewriter, loc, rewriter.getI8Type(), pair);
+}
+
+/// The f64 `x` as an f32 rounded to odd (toward zero, the last bit set when
+/// inexact): rounding that to fp8 to nearest even gives the fp8 nearest to
+/// `x`, which going through an f32 rounded to nearest would not always.
+Value emitF64ToF32RoundToOdd(Location loc, ConversionPatternRewriter &rewriter, Value x) {
+  Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+  Value truncated = emitAsm(loc, rewriter, f32, x, "cvt.rz.f32.f64 $0, $1;\n", {"=f", "d"},
+                            /*hasSideEffects=*/false)
+                        ->getResult(0);
+  Value back = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF64Type(), truncated);
+  Value inexact = LLVM::FCmpOp::create(rewriter, loc, LLVM::FCmpPredicate::une, back, x);
+  Value bits = LLVM::BitcastOp::create(rewriter, loc, i32, truncated);
+  Value odd = LLVM::OrOp::create(rewriter, loc, bits,
+                                 LLVM::ZExtOp::create(rewriter, loc, i32, inexact));
+  return LLVM::BitcastOp::create(rewriter, loc, f32, odd);
+}
+
+/// A float `x` (f16, bf16, f32, f64) as the f32 to round to fp8.
+Value emitToF32ForFP8(Location loc, ConversionPatternRewriter &rewriter, Value x) {
+  Type type = x.getType(), f32 = rewriter.getF32Type();
+  if (type == f32)
+    return x;
+  if (type.isF64())
+    return emitF64ToF32RoundToOdd(loc, rewriter, x);
+  return extendFloat(loc, rewriter, x, f32); // f16, bf16: exact.
+}
+
+/// arith.extf from fp8 (to f16, bf16, f32 or f64: exact).
 struct ExtFFromFP8Conversion : OpConversionPattern<arith::ExtFOp> {
   ExtFFromFP8Conversion(TypeConverter &converter, MLIRContext *context)
       : OpConversionPattern(converter, context, kTilePatternBenefit + 1) {}
@@ -65,19 +117,20 @@ struct ExtFFromFP8Conversion : OpConversionPattern<arith::ExtFOp> {
     Type to = getElementTypeOrSelf(op.getType());
     return replaceEachElement(op, adaptor.getIn(), *getTypeConverter(), rewriter,
                               [&](Value byte) -> Value {
-      Value pair = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI16Type(), byte);
-      std::string text = ".reg .b32 pair;\n.reg .b16 high;\ncvt.rn.f16x2." +
-                         format.str() + " pair, $1;\nmov.b32 {$0, high}, pair;\n";
-      Value bits = emitAsm(loc, rewriter, rewriter.getI16Type(), pair, text,
-                           {"=h", "h"}, /*hasSideEffects=*/false)
-                       ->getResult(0);
-      Value half = LLVM::BitcastOp::create(rewriter, loc, rewriter.getF16Type(), bits);
-      return to.isF16() ? half : LLVM::FPExtOp::create(rewriter, loc, to, half);
+      Value half = emitFP8ToF16(loc, rewriter, byte, format);
+      if (to.isF16())
+        return half;
+      Value single = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), half);
+      if (to.isF32())
+        return single;
+      if (to.isBF16()) // Exact: bf16 holds every fp8 value.
+        return LLVM::FPTruncOp::create(rewriter, loc, to, single);
+      return LLVM::FPExtOp::create(rewriter, loc, to, single);
     });
   }
 };
 
-/// arith.truncf to fp8.
+/// arith.truncf to fp8 (from f16, bf16, f32 or f64).
 struct TruncFToFP8Conversion : OpConversionPattern<arith::TruncFOp> {
   TruncFToFP8Conversion(TypeConverter &converter, MLIRContext *context)
       : OpConversionPattern(converter, context, kTilePatternBenefit + 1) {}
@@ -93,14 +146,57 @@ struct TruncFToFP8Conversion : OpConversionPattern<arith::TruncFOp> {
     Location loc = op.getLoc();
     return replaceEachElement(op, adaptor.getIn(), *getTypeConverter(), rewriter,
                               [&](Value x) -> Value {
+      return emitF32ToFP8(loc, rewriter, emitToF32ForFP8(loc, rewriter, x), format);
+    });
+  }
+};
+
+/// arith.sitofp / uitofp to fp8 (canonicalization folds `.to()`'s integer
+/// -> f32 -> fp8 into one): the integer to f32 (exact below 2^24, and a
+/// larger value saturates either way), then to fp8.
+template <typename OpT, bool Signed>
+struct IntToFP8Conversion : OpConversionPattern<OpT> {
+  IntToFP8Conversion(TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern<OpT>(converter, context, kTilePatternBenefit + 1) {}
+
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef format = getPairFormat(op.getType());
+    if (format.empty())
+      return failure();
+    Location loc = op.getLoc();
+    return replaceEachElement(op, adaptor.getIn(), *this->getTypeConverter(), rewriter,
+                              [&](Value x) -> Value {
       Type f32 = rewriter.getF32Type();
-      if (x.getType() != f32)
-        x = LLVM::FPExtOp::create(rewriter, loc, f32, x); // f16: exact.
-      std::string text = "cvt.rn.satfinite." + format.str() + ".f32 $0, $1, $1;\n";
-      Value pair = emitAsm(loc, rewriter, rewriter.getI16Type(), x, text, {"=h", "f"},
-                           /*hasSideEffects=*/false)
-                       ->getResult(0);
-      return LLVM::TruncOp::create(rewriter, loc, rewriter.getI8Type(), pair);
+      Value single = Signed ? Value(LLVM::SIToFPOp::create(rewriter, loc, f32, x))
+                            : Value(LLVM::UIToFPOp::create(rewriter, loc, f32, x));
+      return emitF32ToFP8(loc, rewriter, single, format);
+    });
+  }
+};
+
+/// arith.fptosi / fptoui from fp8 (canonicalization folds fp8 -> f32 ->
+/// integer into one): the fp8 value in f32 (exact), then the ordinary
+/// conversion, which the scalar patterns lower.
+template <typename OpT>
+struct FP8ToIntConversion : OpConversionPattern<OpT> {
+  FP8ToIntConversion(TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern<OpT>(converter, context, kTilePatternBenefit + 1) {}
+
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef format = getPairFormat(op.getIn().getType());
+    if (format.empty())
+      return failure();
+    Location loc = op.getLoc();
+    Type to = getElementTypeOrSelf(op.getType());
+    return replaceEachElement(op, adaptor.getIn(), *this->getTypeConverter(), rewriter,
+                              [&](Value byte) -> Value {
+      Value half = emitFP8ToF16(loc, rewriter, byte, format);
+      Value single = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), half);
+      return OpT::create(rewriter, loc, to, single);
     });
   }
 };
@@ -128,6 +224,9 @@ struct FP8ConstantOpConversion : OpConversionPattern<arith::ConstantOp> {
 
 void mlir::tilec::populateFP8OpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                               RewritePatternSet &patterns) {
-  patterns.add<ExtFFromFP8Conversion, TruncFToFP8Conversion, FP8ConstantOpConversion>(
+  patterns.add<ExtFFromFP8Conversion, TruncFToFP8Conversion, FP8ConstantOpConversion,
+               IntToFP8Conversion<arith::SIToFPOp, true>,
+               IntToFP8Conversion<arith::UIToFPOp, false>,
+               FP8ToIntConversion<arith::FPToSIOp>, FP8ToIntConversion<arith::FPToUIOp>>(
       converter, patterns.getContext());
 }

@@ -2,7 +2,7 @@
 #
 #   tilec_add_kernels(<target>
 #     SOURCES <file>...            kernels to compile (relative to the current source dir)
-#     [ARCH <sm_80|sm_90|sm_90a>]  the GPU (default sm_90)
+#     [ARCH <sm_80 … sm_90a>]      the GPU (default sm_90)
 #     [DEFINES <NAME=VALUE>...]    constexpr parameters (tilec -D)
 #     [OPTIONS <flag>...]          any other tilec flags (--num-warps=8, --signature=...)
 #     [OUTPUT_DIR <dir>])          default: <binary dir>/tilec_kernels/<target>

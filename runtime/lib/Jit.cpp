@@ -83,11 +83,16 @@ std::string env(const char *Name) {
   return Value ? Value : "";
 }
 
-/// The target for a device of compute capability \p CC.
+/// The target for a device of compute capability \p CC: its own where
+/// tilec has it (sm_90a, with wgmma, for sm_90), sm_90 for newer GPUs (their
+/// driver compiles sm_90 PTX), sm_80 for other Ampere GPUs.
 std::string archFor(ComputeCapability CC) {
   if (CC.arch() == 90)
     return "sm_90a";
-  return CC.arch() > 90 ? "sm_90" : "sm_80";
+  if (CC.arch() > 90)
+    return "sm_90";
+  std::string own = "sm_" + std::to_string(CC.arch());
+  return tilec::isSupportedArch(own) ? own : "sm_80";
 }
 
 /// \p Value as -D reads it back.
@@ -650,7 +655,7 @@ std::shared_ptr<JitModuleState> makeState(std::optional<Context> Ctx, std::strin
     throw Error("a JitModule without a Context needs JitOptions::Arch");
   if (!tilec::isSupportedArch(State->Arch))
     throw Error("unsupported JitOptions::Arch '" + State->Arch +
-                "' (expected sm_80, sm_90 or sm_90a)");
+                "' (expected one of " + tilec::supportedArchList() + ")");
   State->Ctx = std::move(Ctx);
   State->Source = std::move(Source);
   State->Name = std::move(Name);

@@ -41,7 +41,8 @@ cl::opt<std::string> outputPath("o",
                                          "stdout for --emit other than ptx)"),
                                 cl::value_desc("path"), cl::cat(category));
 cl::opt<std::string> arch("arch",
-                          cl::desc("Target GPU: sm_80, sm_90 or sm_90a"),
+                          cl::desc("Target GPU: sm_80, sm_86, sm_87, sm_89, sm_90 or "
+                                   "sm_90a (wgmma); default sm_90"),
                           cl::init("sm_90"), cl::cat(category));
 cl::opt<bool> fpFusion(
     "fp-fusion",

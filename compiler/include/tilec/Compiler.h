@@ -180,6 +180,9 @@ std::string llvmVersion();
 /// True when `arch` is a target tilec compiles for.
 bool isSupportedArch(std::string_view arch);
 
+/// The supported targets, for messages: "sm_80, sm_86, ..., sm_90a".
+std::string supportedArchList();
+
 /// 64-bit FNV-1a of `text` as 16 lowercase hex digits (the metadata's
 /// source and PTX hashes, and the JIT cache's keys).
 std::string fnv1a64(std::string_view text);

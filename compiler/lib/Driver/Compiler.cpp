@@ -79,6 +79,8 @@ std::string tilec::version() { return TILEC_VERSION; }
 
 std::string tilec::llvmVersion() { return LLVM_VERSION_STRING; }
 
+std::string tilec::supportedArchList() { return mlir::tilec::kSupportedArchs.str(); }
+
 bool tilec::isSupportedArch(std::string_view arch) {
   return mlir::tilec::isSupportedArch(llvm::StringRef(arch.data(), arch.size()));
 }
@@ -180,7 +182,7 @@ SemaOptions readSemaOptions(const CompileOptions &options, Session &session) {
 void checkOptions(const CompileOptions &options, Session &session) {
   if (!isSupportedArch(options.arch))
     session.optionError("unsupported --arch '" + options.arch +
-                        "' (expected sm_80, sm_90 or sm_90a)");
+                        "' (expected one of " + mlir::tilec::kSupportedArchs.str() + ")");
   if (options.numWarps && (*options.numWarps == 0 || *options.numWarps > 32 ||
                            !llvm::isPowerOf2_32(*options.numWarps)))
     session.optionError("--num-warps must be a power of two from 1 to 32");
@@ -323,6 +325,9 @@ void compileKernels(Session &session, const CompileOptions &options,
 
   mlir::tilec::TargetOptions target;
   target.arch = options.arch;
+  // PTX 8.0 has every instruction tilec emits except fp8's cvt on sm_89,
+  // which needs 8.1.
+  target.ptxVersion = options.arch == "sm_89" ? 81 : 80;
   target.libdevicePath = options.libdevicePath;
   target.fpFusion = options.fpFusion;
   target.optLevel = options.optLevel;

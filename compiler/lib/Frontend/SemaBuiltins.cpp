@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include "tilec/Frontend/Libdevice.h"
 #include "tilec/Frontend/Parser.h"
 #include "tilec/Frontend/Prelude.h"
@@ -255,6 +257,7 @@ ExprPtr Sema::typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> 
                                       (builtin == Builtin::Load ? ")" : ", value)"));
     return nullptr;
   }
+  warnIgnoredMemoryOptions(builtin, args);
   if (args[0]->getType().isBlockPointer())
     return typeBlockPointerAccess(builtin, loc, std::move(args));
   bool isLoad = builtin == Builtin::Load;
@@ -296,6 +299,35 @@ ExprPtr Sema::typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> 
   }
   Type resultType = isLoad ? Type::getTile(ptrType.getElement(), shape) : Type::getVoid();
   return makeCall(loc, builtin, std::move(args), resultType);
+}
+
+void Sema::warnIgnoredMemoryOptions(Builtin builtin, llvm::ArrayRef<ExprPtr> args) {
+  bool isLoad = builtin == Builtin::Load;
+  // The arguments after boundary_check (and a load's padding_option).
+  size_t cacheIndex = isLoad ? 5 : 4;
+  static const char *const loadCaches[] = {".ca", ".cg", ".cv"};
+  static const char *const storeCaches[] = {".wb", ".cg", ".cs", ".wt"};
+  static const char *const evictions[] = {"evict_first", "evict_last"};
+  for (size_t i : {cacheIndex, cacheIndex + 1}) {
+    const ConstValue *value = getConstexpr(*args[i]);
+    if (!value || !value->isString() || value->getString().empty())
+      continue; // Not constexpr: an error later; empty: the default.
+    bool isCache = i == cacheIndex;
+    llvm::ArrayRef<const char *> known =
+        isCache ? (isLoad ? llvm::ArrayRef(loadCaches) : llvm::ArrayRef(storeCaches))
+                : llvm::ArrayRef(evictions);
+    std::string option = isCache ? "cache_modifier" : "eviction_policy";
+    llvm::StringRef text = value->getString();
+    if (llvm::is_contained(known, text))
+      diag.warning(args[i]->getLoc(), option + " '" + text +
+                                          "' is ignored: tilec's loads and stores use the "
+                                          "default cache policy");
+    else
+      diag.warning(args[i]->getLoc(),
+                   option + " '" + text + "' is not one Triton accepts for tl." +
+                       (isLoad ? "load" : "store") + " (" +
+                       llvm::join(known.begin(), known.end(), ", ") + "); ignored");
+  }
 }
 
 /// Reports unless `type`'s shape broadcasts to the pointer's `shape`.

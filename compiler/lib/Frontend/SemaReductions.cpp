@@ -278,6 +278,14 @@ ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
       diag.error(args[i]->getLoc(), "the options of 'dot' must be constexpr");
       return nullptr;
     }
+  const ConstValue *maxImprecise = getConstexpr(*args[MaxImpreciseAcc]);
+  if (!maxImprecise->isNone())
+    diag.warning(args[MaxImpreciseAcc]->getLoc(),
+                 "max_num_imprecise_acc is ignored: tilec accumulates in fp32 throughout");
+  if (!precision->isNone() && elem != ScalarKind::F32)
+    diag.warning(args[InputPrecision]->getLoc(),
+                 "input_precision is ignored: it applies to fp32 operands, and these are " +
+                     getScalarKindName(elem));
   const ConstValue *allowTF32 = getConstexpr(*args[AllowTF32]);
   bool tf32 = precision->isNone()
                   ? allowTF32->isNone() || allowTF32->isTruthy()

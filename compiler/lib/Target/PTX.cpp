@@ -84,7 +84,7 @@ static LogicalResult restoreKernelNames(ModuleOp module,
 }
 
 bool mlir::tilec::isSupportedArch(llvm::StringRef arch) {
-  return arch == "sm_80" || arch == "sm_90" || arch == "sm_90a";
+  return llvm::is_contained(llvm::split(kSupportedArchs, ", "), arch);
 }
 
 /// The NVPTX TargetMachine for `options`, or null with `error` set.

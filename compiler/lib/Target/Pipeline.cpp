@@ -66,9 +66,11 @@ void mlir::tilec::buildTileToTileGPUPipeline(OpPassManager &pm,
 int64_t mlir::tilec::getSharedMemoryLimit(StringRef arch) {
   // The most dynamic shared memory one block may opt in to
   // (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN): 163 KB on
-  // A100 (sm_80), 227 KB on H100/H200 (sm_90).
+  // A100 and Orin (sm_80, sm_87), 99 KB on the other Ampere and Ada GPUs
+  // (sm_86, sm_89), 227 KB on H100/H200 (sm_90).
   return llvm::StringSwitch<int64_t>(arch)
-      .Case("sm_80", 166912)
+      .Cases({"sm_80", "sm_87"}, 166912)
+      .Cases({"sm_86", "sm_89"}, 101376)
       .Cases({"sm_90", "sm_90a"}, 232448)
       .Default(0);
 }

@@ -58,7 +58,7 @@ TEST(Compiler, OptionErrorsAreUnlocated) {
   tilec::CompileResult result = tilec::compileSource(kAdd, "add.tile", options);
   ASSERT_EQ(result.diagnostics.size(), 2u);
   EXPECT_EQ(result.diagnostics[0].message,
-            "unsupported --arch 'sm_70' (expected sm_80, sm_90 or sm_90a)");
+            "unsupported --arch 'sm_70' (expected one of sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a)");
   EXPECT_EQ(result.diagnostics[0].line, 0u);
   EXPECT_EQ(result.diagnostics[1].message, "bad -D '=3': expected NAME=VALUE in -D '=3'");
 }

@@ -35,7 +35,11 @@ struct TargetOptions {
   unsigned optLevel = 3;
 };
 
-/// True when `arch` names a supported target.
+/// The targets tilec compiles for, from Ampere to Hopper.
+inline constexpr llvm::StringLiteral kSupportedArchs =
+    "sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a";
+
+/// True when `arch` names a supported target (one of kSupportedArchs).
 bool isSupportedArch(llvm::StringRef arch);
 
 /// Translates `module` (LLVM + NVVM dialects) into an LLVM IR module with the

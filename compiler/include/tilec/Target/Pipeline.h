@@ -29,8 +29,9 @@ void buildTileToTileGPUPipeline(OpPassManager &pm, unsigned numWarps,
 /// source.
 void buildTileGPUToLLVMPipeline(OpPassManager &pm, llvm::StringRef arch);
 
-/// Bytes of shared memory one program may use on `arch` (sm_80: 166912,
-/// sm_90 and sm_90a: 232448), or 0 for an unknown target.
+/// Bytes of shared memory one program may use on `arch` (sm_80 and sm_87:
+/// 166912, sm_86 and sm_89: 101376, sm_90 and sm_90a: 232448), or 0 for an
+/// unknown target.
 int64_t getSharedMemoryLimit(llvm::StringRef arch);
 
 /// Adds every dialect tilec's IR can contain, and the translations to LLVM

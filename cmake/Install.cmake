@@ -11,6 +11,9 @@ install(TARGETS tile_runtime EXPORT tilecTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY runtime/include/tile DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(TILEC_BUILD_COMPILER)
+  # Linked against Debian's shared LLVM (without TILEC_STATIC_LLVM), the
+  # installed programs keep the path to it.
+  set_target_properties(tilec tile-opt PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
   install(TARGETS tilec tile-opt EXPORT tilecTargets
           RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

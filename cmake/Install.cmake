@@ -13,8 +13,9 @@ install(DIRECTORY runtime/include/tile DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(TILEC_BUILD_COMPILER)
   # Linked against Debian's shared LLVM (without TILEC_STATIC_LLVM), the
   # installed programs keep the path to it.
-  set_target_properties(tilec tile-opt PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
-  install(TARGETS tilec tile-opt EXPORT tilecTargets
+  set_target_properties(tilec tile-opt tile-lsp-server PROPERTIES
+                        INSTALL_RPATH_USE_LINK_PATH TRUE)
+  install(TARGETS tilec tile-opt tile-lsp-server EXPORT tilecTargets
           RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 install(EXPORT tilecTargets NAMESPACE tilec:: DESTINATION ${TILEC_INSTALL_CMAKEDIR})

@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log" ||
   { cat "$work/install.log"; fail "cmake --install"; }
-for f in bin/tilec bin/tile-opt lib/libtile_runtime.a include/tile/Runtime.h \
+for f in bin/tilec bin/tile-opt bin/tile-lsp-server lib/libtile_runtime.a include/tile/Runtime.h \
          lib/cmake/tilec/tilecConfig.cmake lib/cmake/tilec/tilecConfigVersion.cmake \
          lib/cmake/tilec/tilecTargets.cmake lib/cmake/tilec/tilecKernels.cmake \
          lib/pkgconfig/tilec-runtime.pc share/doc/tilec/README.md; do

@@ -118,6 +118,12 @@ cl::opt<unsigned> optLevel(
     "O", cl::Prefix,
     cl::desc("LLVM's optimization level: -O0, -O1, -O2 or -O3 (the default)"),
     cl::init(3), cl::cat(category));
+cl::opt<bool> lineInfo(
+    "lineinfo",
+    cl::desc("Put .loc lines into the PTX, so that profilers and compute-sanitizer "
+             "name .tile lines (default on; -g0 or -lineinfo=false drops them)"),
+    cl::init(true), cl::cat(category));
+cl::opt<bool> noLineInfo("g0", cl::desc("No .loc lines in the PTX"), cl::cat(category));
 cl::opt<bool> warningsAsErrors("Werror", cl::desc("Treat warnings as errors"),
                                cl::cat(category));
 cl::opt<bool> writeDepfile(
@@ -339,6 +345,7 @@ int compile() {
     options.numStages = numStages;
   options.fpFusion = fpFusion;
   options.optLevel = optLevel;
+  options.lineInfo = lineInfo && !noLineInfo;
   options.libdevicePath = libdevice;
   options.stopAfter = emit == Emit::Header ? Stage::PTX : static_cast<Stage>(emit.getValue());
   options.dumpIRAfterAll = dumpAfterAll;

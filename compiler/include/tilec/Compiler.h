@@ -70,6 +70,8 @@ struct CompileOptions {
   std::vector<std::string> includePaths;
   /// LLVM's optimization level (tilec -O0 .. -O3), 3 by default.
   unsigned optLevel = 3;
+  /// `.loc` lines in the PTX (tilec -lineinfo, the default; -g0 drops them).
+  bool lineInfo = true;
   /// --libdevice: empty searches the usual places.
   std::string libdevicePath;
   /// Stop after this stage; CompileResult::output holds its text.

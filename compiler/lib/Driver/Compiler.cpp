@@ -331,6 +331,7 @@ void compileKernels(Session &session, const CompileOptions &options,
   target.libdevicePath = options.libdevicePath;
   target.fpFusion = options.fpFusion;
   target.optLevel = options.optLevel;
+  target.lineInfo = options.lineInfo;
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::tilec::translateToLLVMIR(*module, llvmContext, target);

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -126,6 +127,8 @@ mlir::tilec::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
     module.emitError("cannot create the NVPTX target: ") << error;
     return nullptr;
   }
+  if (!options.lineInfo)
+    llvm::StripDebugInfo(*llvmModule);
   llvmModule->setTargetTriple(llvm::Triple(kTriple));
   llvmModule->setDataLayout(machine->createDataLayout());
   if (failed(linkLibdeviceIfNeeded(module, *llvmModule, options)) ||

@@ -33,6 +33,9 @@ struct TargetOptions {
   /// pipeline (O0's or the per-module default one) and the NVPTX code
   /// generator's level.
   unsigned optLevel = 3;
+  /// Whether the PTX carries `.loc` lines back into the source (tilec
+  /// -lineinfo, the default; -g0 drops them).
+  bool lineInfo = true;
 };
 
 /// The targets tilec compiles for, from Ampere to Hopper.

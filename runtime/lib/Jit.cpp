@@ -284,8 +284,14 @@ const std::string &compilerIdentity() {
 /// holds the key, so no hash collision can share an entry).
 std::string compileKey(const JitModuleState &M, const JitKernelState &K,
                        const Specialization &Spec) {
+  // A source read from a file is keyed by where it is too: its imports are
+  // found from there.
+  std::error_code EC;
+  std::string Where = std::filesystem::is_regular_file(M.Name, EC)
+                          ? std::filesystem::absolute(M.Name, EC).lexically_normal().string()
+                          : M.Name;
   return compilerIdentity() + "\narch " + M.Arch + "\nkernel " + K.Sig.name + "\nspec " +
-         Spec.key() + "\nname " + std::to_string(M.Name.size()) + ":" + M.Name +
+         Spec.key() + "\nname " + std::to_string(Where.size()) + ":" + Where +
          "\nsource " + std::to_string(M.Source.size()) + ":" + M.Source + "\n";
 }
 
@@ -368,7 +374,10 @@ std::optional<JitCompiled> compileSpecialization(const JitModuleState &M,
   }
   std::string Error;
   if (M.Options.DiskCache &&
-      !Cache.store(Key, {Result.ptx, Result.metadata, importFingerprint(Result.dependencies)},
+      !Cache.store(Key,
+                   {Result.ptx, Result.metadata,
+                    importFingerprint(Result.dependencies) +
+                        importFingerprint(Result.importMisses)},
                    Error))
     std::cerr << "tilec: warning: the JIT cache is not written: " << Error << "\n";
   return JitCompiled{Result.ptx, Result.metadata, false};

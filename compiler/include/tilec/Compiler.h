@@ -102,6 +102,9 @@ struct CompileResult {
   /// The files the compilation read (compileFile's source first), for a
   /// build system's depfile (tilec -MD).
   std::vector<std::string> dependencies;
+  /// The files imports looked for and did not find before the ones they read
+  /// (the JIT's cache is stale when one of them appears).
+  std::vector<std::string> importMisses;
   /// Compiled without errors.
   bool succeeded() const;
 };

@@ -248,7 +248,7 @@ void compileKernels(Session &session, const CompileOptions &options,
   std::string sourceName(
       session.sourceMgr.getMemoryBuffer(session.bufferId)->getBufferIdentifier());
   if (!resolveImports(*ast, sourceName, options.includePaths, session.diag,
-                      result.dependencies))
+                      result.dependencies, result.importMisses))
     return;
   std::vector<std::unique_ptr<KernelInstance>> kernels =
       analyze(*ast, semaOptions, session.diag);

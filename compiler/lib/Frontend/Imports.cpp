@@ -27,8 +27,10 @@ constexpr uint64_t kMaxImportBytes = 16u << 20;
 class ImportResolver {
 public:
   ImportResolver(Module &root, const std::vector<std::string> &searchPaths,
-                 DiagnosticEngine &diag, std::vector<std::string> &dependencies)
-      : root(root), searchPaths(searchPaths), diag(diag), dependencies(dependencies) {}
+                 DiagnosticEngine &diag, std::vector<std::string> &dependencies,
+                 std::vector<std::string> &misses)
+      : root(root), searchPaths(searchPaths), diag(diag), dependencies(dependencies),
+        misses(misses) {}
 
   /// Resolves the imports of `module`, a file in directory `dir` ("" when it
   /// has none).
@@ -52,6 +54,7 @@ public:
         unresolved.push_back(std::move(import));
         continue;
       }
+      misses.insert(misses.end(), candidates.begin(), found);
       Module *imported = load(*found, import.loc);
       if (!imported) {
         ok = false;
@@ -154,6 +157,7 @@ private:
   const std::vector<std::string> &searchPaths;
   DiagnosticEngine &diag;
   std::vector<std::string> &dependencies;
+  std::vector<std::string> &misses;
   /// Files read, by real path.
   std::map<std::string, Module *> loaded;
 };
@@ -162,7 +166,8 @@ private:
 
 bool tilec::resolveImports(Module &module, const std::string &importingPath,
                            const std::vector<std::string> &searchPaths, DiagnosticEngine &diag,
-                           std::vector<std::string> &dependencies) {
+                           std::vector<std::string> &dependencies,
+                           std::vector<std::string> &misses) {
   // The importing file's directory, absolute so that `..` can climb out of
   // it; none when the source is not a file (stdin, a JIT source's name).
   std::string dir;
@@ -172,7 +177,7 @@ bool tilec::resolveImports(Module &module, const std::string &importingPath,
     llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
     dir = std::string(llvm::sys::path::parent_path(absolute));
   }
-  ImportResolver resolver(module, searchPaths, diag, dependencies);
+  ImportResolver resolver(module, searchPaths, diag, dependencies, misses);
   if (!dir.empty())
     resolver.registerLoaded(std::string(absolute), module);
   return resolver.resolve(module, dir);

@@ -257,7 +257,7 @@ ExprPtr Sema::typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> 
                                       (builtin == Builtin::Load ? ")" : ", value)"));
     return nullptr;
   }
-  warnIgnoredMemoryOptions(builtin, args);
+  checkMemoryOptions(builtin, args);
   if (args[0]->getType().isBlockPointer())
     return typeBlockPointerAccess(builtin, loc, std::move(args));
   bool isLoad = builtin == Builtin::Load;
@@ -301,7 +301,7 @@ ExprPtr Sema::typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> 
   return makeCall(loc, builtin, std::move(args), resultType);
 }
 
-void Sema::warnIgnoredMemoryOptions(Builtin builtin, llvm::ArrayRef<ExprPtr> args) {
+void Sema::checkMemoryOptions(Builtin builtin, llvm::ArrayRef<ExprPtr> args) {
   bool isLoad = builtin == Builtin::Load;
   // The arguments after boundary_check (and a load's padding_option).
   size_t cacheIndex = isLoad ? 5 : 4;
@@ -310,9 +310,14 @@ void Sema::warnIgnoredMemoryOptions(Builtin builtin, llvm::ArrayRef<ExprPtr> arg
   static const char *const evictions[] = {"evict_first", "evict_last"};
   for (size_t i : {cacheIndex, cacheIndex + 1}) {
     const ConstValue *value = getConstexpr(*args[i]);
-    if (!value || !value->isString() || value->getString().empty())
-      continue; // Not constexpr: an error later; empty: the default.
     bool isCache = i == cacheIndex;
+    if (value && !value->isString()) {
+      diag.error(args[i]->getLoc(), std::string(isCache ? "cache_modifier" : "eviction_policy") +
+                                        " must be a string, got " + value->str());
+      continue;
+    }
+    if (!value || value->getString().empty())
+      continue; // Not constexpr: an error later; empty: the default.
     llvm::ArrayRef<const char *> known =
         isCache ? (isLoad ? llvm::ArrayRef(loadCaches) : llvm::ArrayRef(storeCaches))
                 : llvm::ArrayRef(evictions);

@@ -260,9 +260,10 @@ private:
   ExprPtr typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef calleeName,
                       std::vector<ExprPtr> args);
   ExprPtr typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> args);
-  /// Warns about a load's or store's cache_modifier and eviction_policy,
-  /// which tilec does not apply (and about values Triton does not accept).
-  void warnIgnoredMemoryOptions(Builtin builtin, llvm::ArrayRef<ExprPtr> args);
+  /// Checks a load's or store's cache_modifier and eviction_policy: a
+  /// warning that tilec does not apply them (naming the values Triton
+  /// accepts when it would not accept this one), an error for a non-string.
+  void checkMemoryOptions(Builtin builtin, llvm::ArrayRef<ExprPtr> args);
   ExprPtr typeCast(SourceLoc loc, std::vector<ExprPtr> args);
   /// The runtime non-pointer value type of `expr`, or null after an error
   /// naming `calleeName`.

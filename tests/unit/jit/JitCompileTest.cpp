@@ -120,7 +120,28 @@ TEST(JitCompile, AnEditedImportIsRecompiled) {
   EXPECT_FALSE(Edited.FromDiskCache);
   EXPECT_NE(Edited.Ptx.find("0f40600000"), std::string::npos) << "3.5 in the PTX";
   EXPECT_TRUE(compile().FromDiskCache);
+
+  // The helper moves to helpers.py (read now, helpers.tile missing); then a
+  // helpers.tile appears, which comes first in the search and shadows it.
+  std::filesystem::rename(Dir + "/helpers.tile", Dir + "/helpers.py");
+  EXPECT_NE(compile().Ptx.find("0f40600000"), std::string::npos) << "3.5 from helpers.py";
+  EXPECT_TRUE(compile().FromDiskCache);
+  write("helpers.tile", "def f(x):\n    return x * 4.5\n");
+  tile::JitCompiled Shadowed = compile();
+  EXPECT_FALSE(Shadowed.FromDiskCache);
+  EXPECT_NE(Shadowed.Ptx.find("0f40900000"), std::string::npos) << "4.5 in the PTX";
+
+  // The same source in another directory, whose helper differs, is another entry.
+  std::string Other = Dir + "-other";
+  std::filesystem::create_directories(Other);
+  std::ofstream(Other + "/main.tile") << Main;
+  std::ofstream(Other + "/helpers.tile") << "def f(x):\n    return x * 5.5\n";
+  tile::JitCompiled Elsewhere =
+      tile::JitModule::fromSource(Main, Other + "/main.tile", O).kernel("k").compile({}, Args);
+  EXPECT_FALSE(Elsewhere.FromDiskCache);
+  EXPECT_NE(Elsewhere.Ptx.find("0f40B00000"), std::string::npos) << "5.5 in the PTX";
   std::filesystem::remove_all(Dir);
+  std::filesystem::remove_all(Other);
 }
 
 TEST(JitCompile, KeysTellConstexprsApart) {

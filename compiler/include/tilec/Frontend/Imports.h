@@ -25,11 +25,13 @@ namespace tilec {
 /// name: only `searchPaths` are searched for absolute imports, relative ones
 /// are not found), and of the modules they
 /// read, recursively (files may import each other). Appends every file read
-/// to `dependencies`. Returns false after an error (a file that cannot be
-/// read or does not parse).
+/// to `dependencies`, and to `misses` the files an import looked for, and did
+/// not find, before the one it read (a cache must notice when one appears).
+/// Returns false after an error (a file that cannot be read or does not
+/// parse).
 bool resolveImports(Module &module, const std::string &importingPath,
                     const std::vector<std::string> &searchPaths, DiagnosticEngine &diag,
-                    std::vector<std::string> &dependencies);
+                    std::vector<std::string> &dependencies, std::vector<std::string> &misses);
 
 } // namespace tilec
 

@@ -141,7 +141,7 @@ struct TruncFToFP8Conversion : OpConversionPattern<arith::TruncFOp> {
     StringRef format = getPairFormat(op.getType());
     if (format.empty())
       return failure();
-    if (op.getRoundingmode())
+    if (op.getRoundingmode() && *op.getRoundingmode() != arith::RoundingMode::to_nearest_even)
       return op.emitOpError("fp8 conversions round to nearest even only");
     Location loc = op.getLoc();
     return replaceEachElement(op, adaptor.getIn(), *getTypeConverter(), rewriter,

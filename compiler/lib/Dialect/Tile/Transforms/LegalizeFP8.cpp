@@ -92,6 +92,15 @@ struct TileLegalizeFP8Pass : tile::impl::TileLegalizeFP8Base<TileLegalizeFP8Pass
       else
         printAsF32(cast<tile::PrintOp>(op));
     }
+    // Every rounding to fp8 states its mode, which keeps canonicalization
+    // from folding `truncf(sitofp x to bf16) to fp8` into one sitofp to fp8
+    // (that fold drops the bf16 rounding: 273 -> bf16 272 -> e4m3 256
+    // would become 288).
+    getOperation().walk([&](arith::TruncFOp op) {
+      if (isFP8(op.getType()) && !op.getRoundingmodeAttr())
+        op.setRoundingmodeAttr(
+            arith::RoundingModeAttr::get(&getContext(), arith::RoundingMode::to_nearest_even));
+    });
   }
 
 private:

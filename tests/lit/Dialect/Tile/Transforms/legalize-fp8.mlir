@@ -1,6 +1,8 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-legalize-fp8 | FileCheck %s
 // fp8 arithmetic computes in fp32 with one rounding back per fp8 result;
-// data movement, constants, selects and conversions stay on fp8.
+// data movement, constants, selects and conversions stay on fp8; every
+// rounding to fp8 states its mode (to_nearest_even), which keeps
+// canonicalization from folding an earlier rounding into it.
 
 // CHECK-LABEL: func.func @arith
 func.func @arith(%a: tensor<64xf8E4M3FN>, %b: tensor<64xf8E4M3FN>, %c: tensor<64xi1>)
@@ -8,7 +10,7 @@ func.func @arith(%a: tensor<64xf8E4M3FN>, %b: tensor<64xf8E4M3FN>, %c: tensor<64
   // CHECK: %[[A:.*]] = arith.extf %arg0 : tensor<64xf8E4M3FN> to tensor<64xf32>
   // CHECK: %[[B:.*]] = arith.extf %arg1 : tensor<64xf8E4M3FN> to tensor<64xf32>
   // CHECK: %[[SUM:.*]] = arith.addf %[[A]], %[[B]] : tensor<64xf32>
-  // CHECK: %[[ROUNDED:.*]] = arith.truncf %[[SUM]] : tensor<64xf32> to tensor<64xf8E4M3FN>
+  // CHECK: %[[ROUNDED:.*]] = arith.truncf %[[SUM]] to_nearest_even : tensor<64xf32> to tensor<64xf8E4M3FN>
   %sum = arith.addf %a, %b : tensor<64xf8E4M3FN>
   // CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : tensor<64xf32>
   %less = arith.cmpf olt, %a, %b : tensor<64xf8E4M3FN>
@@ -17,7 +19,7 @@ func.func @arith(%a: tensor<64xf8E4M3FN>, %b: tensor<64xf8E4M3FN>, %c: tensor<64
   // CHECK: %[[CST:.*]] = arith.constant 1.500000e+00 : f8E5M2
   // CHECK: %[[WIDE:.*]] = arith.extf %[[CST]] : f8E5M2 to f32
   // CHECK: %[[EXP:.*]] = math.exp %[[WIDE]] : f32
-  // CHECK: arith.truncf %[[EXP]] : f32 to f8E5M2
+  // CHECK: arith.truncf %[[EXP]] to_nearest_even : f32 to f8E5M2
   %one = arith.constant 1.5 : f8E5M2
   %exp = math.exp %one : f8E5M2
   return %sum, %less, %pick, %exp : tensor<64xf8E4M3FN>, tensor<64xi1>, tensor<64xf8E4M3FN>, f8E5M2

@@ -23,6 +23,8 @@ def TileLegalizeFP8 : Pass<"tile-legalize-fp8", "mlir::ModuleOp"> {
     scans, extern elementwise calls, inline asm; the frontend widens what it
     can before them) are errors at their location. On targets older than
     sm_89, whose cvt has no fp8 formats, every fp8 conversion is an error.
+    Every truncf to fp8 gets the rounding mode to_nearest_even stated, which
+    keeps canonicalization from folding an earlier rounding into it.
   }];
   let options = [
     Option<"target", "target", "std::string", "\"sm_90\"",

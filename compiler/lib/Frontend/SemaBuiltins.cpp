@@ -137,6 +137,15 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
           }
           return makeConstant(call.getLoc(), ConstValue::getBool(*answer));
         }
+      // Triton's tensor methods that the prelude defines: `x.sort()` is
+      // `tl.sort(x)`.
+      static const char *const preludeMethods[] = {"ravel", "split", "cumprod", "xor_sum",
+                                                    "flip",  "sort",  "topk",    "histogram",
+                                                    "gather"};
+      if (!lookupBuiltinMethod(calleeName) && !getConstexpr(*self) &&
+          llvm::is_contained(preludeMethods, calleeName))
+        if (const FunctionDef *def = lookupPreludeFunction("tl." + calleeName))
+          return callDeviceFunction(*def, call, std::move(self));
       if (!(builtin = lookupBuiltinMethod(calleeName))) {
         const ConstValue *value = getConstexpr(*self);
         diag.error(attr->getNameLoc(), "unknown method '" + calleeName + "' of " +

@@ -19,7 +19,7 @@ static constexpr size_t kMaxInlineDepth = 64;
 /// Binds the call's arguments to `def`'s parameters (positional, then
 /// keywords, then defaults). Analyzes argument values in the caller's scope.
 /// Returns false after an error.
-bool Sema::bindArguments(const FunctionDef &def, const CallExpr &call,
+bool Sema::bindArguments(const FunctionDef &def, const CallExpr &call, ExprPtr self,
                          std::vector<ExprPtr> &values) {
   llvm::StringRef fname = def.getName();
   values.clear();
@@ -27,6 +27,11 @@ bool Sema::bindArguments(const FunctionDef &def, const CallExpr &call,
   std::vector<bool> given(def.params.size(), false);
   bool ok = true;
   size_t positional = 0;
+  if (self && !def.params.empty()) {
+    values[0] = std::move(self);
+    given[0] = true;
+    positional = 1;
+  }
   for (const CallArg &arg : call.getArgs()) {
     size_t index = positional;
     if (arg.keyword.empty()) {
@@ -104,7 +109,8 @@ bool Sema::bindArguments(const FunctionDef &def, const CallExpr &call,
   return ok;
 }
 
-ExprPtr Sema::callDeviceFunction(const FunctionDef &def, const CallExpr &call) {
+ExprPtr Sema::callDeviceFunction(const FunctionDef &def, const CallExpr &call,
+                                 ExprPtr self) {
   // A decorated function called from another one (Triton's @triton.jit
   // helpers) is inlined like any device function; it is an entry point only
   // when named by --kernel or launched by the JIT.
@@ -135,7 +141,7 @@ ExprPtr Sema::callDeviceFunction(const FunctionDef &def, const CallExpr &call) {
   if (!checkStackDepth(loc))
     return nullptr;
   std::vector<ExprPtr> args;
-  if (!bindArguments(def, call, args))
+  if (!bindArguments(def, call, std::move(self), args))
     return nullptr;
 
   unsigned errorsBefore = diag.getNumErrors();

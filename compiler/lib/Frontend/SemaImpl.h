@@ -77,10 +77,13 @@ public:
   /// Inlines a call of device function `def`: binds the arguments in a fresh
   /// scope, analyzes the body into the current block and returns the
   /// returned value (None, a value, or a TupleExpr of typed values).
-  ExprPtr callDeviceFunction(const FunctionDef &def, const CallExpr &call);
+  /// `self`, when given, is the first argument (a prelude function called as
+  /// a method: `x.sort()`); the call's own arguments follow it.
+  ExprPtr callDeviceFunction(const FunctionDef &def, const CallExpr &call,
+                             ExprPtr self = nullptr);
   /// Matches a call's arguments to `def`'s parameters (keywords, defaults,
   /// annotations); one analyzed value per parameter. False after an error.
-  bool bindArguments(const FunctionDef &def, const CallExpr &call,
+  bool bindArguments(const FunctionDef &def, const CallExpr &call, ExprPtr self,
                      std::vector<ExprPtr> &values);
   /// Assigns a runtime return value to a fresh variable inside the callee.
   ExprPtr materializeReturn(ExprPtr value);

@@ -148,62 +148,15 @@ float Event::elapsedMs(const Event &Later) const {
   return Ms;
 }
 
-Timer::Timer(const Context &Ctx) : Ctx(Ctx.state()) {
-  if (this->Ctx->interpreted())
-    return;
-  const cu::DriverApi &D = cu::driver();
-  this->Ctx->makeCurrent();
-  cu::CUevent E = nullptr;
-  cu::check(D.cuEventCreate(&E, cu::CU_EVENT_DEFAULT), "cuEventCreate");
-  Start = E;
-  cu::CUresult R = D.cuEventCreate(&E, cu::CU_EVENT_DEFAULT);
-  if (R != cu::CUDA_SUCCESS) {
-    D.cuEventDestroy(static_cast<cu::CUevent>(Start));
-    cu::fail(R, "cuEventCreate");
-  }
-  Stop = E;
-}
+Timer::Timer(const Context &Ctx) : Start(Ctx), Stop(Ctx) {}
 
-Timer::~Timer() {
-  if (Ctx->interpreted())
-    return;
-  if (const cu::DriverApi *D = cu::tryDriver(nullptr)) {
-    D->cuEventDestroy(static_cast<cu::CUevent>(Start));
-    D->cuEventDestroy(static_cast<cu::CUevent>(Stop));
-  }
-}
+void Timer::start(const Stream &S) { Start.record(S); }
 
-void Timer::start(const Stream &S) {
-  if (Ctx->interpreted()) {
-    Start = hostNow();
-    return;
-  }
-  cu::check(cu::driver().cuEventRecord(static_cast<cu::CUevent>(Start), raw(S)),
-            "cuEventRecord");
-}
-
-void Timer::stop(const Stream &S) {
-  if (Ctx->interpreted()) {
-    Stop = hostNow();
-    return;
-  }
-  cu::check(cu::driver().cuEventRecord(static_cast<cu::CUevent>(Stop), raw(S)),
-            "cuEventRecord");
-}
+void Timer::stop(const Stream &S) { Stop.record(S); }
 
 float Timer::elapsedMs() const {
-  if (Ctx->interpreted())
-    return static_cast<float>(reinterpret_cast<std::uintptr_t>(Stop) -
-                              reinterpret_cast<std::uintptr_t>(Start)) /
-           1e6f;
-  const cu::DriverApi &D = cu::driver();
-  cu::check(D.cuEventSynchronize(static_cast<cu::CUevent>(Stop)),
-            "cuEventSynchronize");
-  float Ms = 0;
-  cu::check(D.cuEventElapsedTime(&Ms, static_cast<cu::CUevent>(Start),
-                                 static_cast<cu::CUevent>(Stop)),
-            "cuEventElapsedTime");
-  return Ms;
+  Stop.synchronize();
+  return Start.elapsedMs(Stop);
 }
 
 } // namespace tile

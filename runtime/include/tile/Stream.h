@@ -86,10 +86,6 @@ class Timer {
 public:
   /// Creates the events in \p Ctx.
   explicit Timer(const Context &Ctx);
-  /// Destroys the events; errors are ignored.
-  ~Timer();
-  Timer(const Timer &) = delete;
-  Timer &operator=(const Timer &) = delete;
 
   /// Records the start event on \p S.
   void start(const Stream &S = Stream());
@@ -99,9 +95,7 @@ public:
   float elapsedMs() const;
 
 private:
-  std::shared_ptr<detail::ContextState> Ctx;
-  void *Start = nullptr;
-  void *Stop = nullptr;
+  Event Start, Stop;
 };
 
 } // namespace tile

@@ -102,10 +102,23 @@ Value emitToF32ForFP8(Location loc, ConversionPatternRewriter &rewriter, Value x
   return extendFloat(loc, rewriter, x, f32); // f16, bf16: exact.
 }
 
+/// The f32 value of the fp8 byte `byte` (exact).
+Value emitFP8ToF32(Location loc, ConversionPatternRewriter &rewriter, Value byte,
+                   StringRef format) {
+  return LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(),
+                               emitFP8ToF16(loc, rewriter, byte, format));
+}
+
+/// The patterns below: ahead of the tile-wide elementwise lowering, which
+/// would take fp8 elements for plain bytes.
+template <typename OpT> struct FP8Pattern : OpConversionPattern<OpT> {
+  FP8Pattern(TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern<OpT>(converter, context, kTilePatternBenefit + 1) {}
+};
+
 /// arith.extf from fp8 (to f16, bf16, f32 or f64: exact).
-struct ExtFFromFP8Conversion : OpConversionPattern<arith::ExtFOp> {
-  ExtFFromFP8Conversion(TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, kTilePatternBenefit + 1) {}
+struct ExtFFromFP8Conversion : FP8Pattern<arith::ExtFOp> {
+  using FP8Pattern::FP8Pattern;
 
   LogicalResult
   matchAndRewrite(arith::ExtFOp op, OpAdaptor adaptor,
@@ -117,10 +130,9 @@ struct ExtFFromFP8Conversion : OpConversionPattern<arith::ExtFOp> {
     Type to = getElementTypeOrSelf(op.getType());
     return replaceEachElement(op, adaptor.getIn(), *getTypeConverter(), rewriter,
                               [&](Value byte) -> Value {
-      Value half = emitFP8ToF16(loc, rewriter, byte, format);
       if (to.isF16())
-        return half;
-      Value single = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), half);
+        return emitFP8ToF16(loc, rewriter, byte, format);
+      Value single = emitFP8ToF32(loc, rewriter, byte, format);
       if (to.isF32())
         return single;
       if (to.isBF16()) // Exact: bf16 holds every fp8 value.
@@ -131,9 +143,8 @@ struct ExtFFromFP8Conversion : OpConversionPattern<arith::ExtFOp> {
 };
 
 /// arith.truncf to fp8 (from f16, bf16, f32 or f64).
-struct TruncFToFP8Conversion : OpConversionPattern<arith::TruncFOp> {
-  TruncFToFP8Conversion(TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, kTilePatternBenefit + 1) {}
+struct TruncFToFP8Conversion : FP8Pattern<arith::TruncFOp> {
+  using FP8Pattern::FP8Pattern;
 
   LogicalResult
   matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
@@ -155,9 +166,8 @@ struct TruncFToFP8Conversion : OpConversionPattern<arith::TruncFOp> {
 /// -> f32 -> fp8 into one): the integer to f32 (exact below 2^24, and a
 /// larger value saturates either way), then to fp8.
 template <typename OpT, bool Signed>
-struct IntToFP8Conversion : OpConversionPattern<OpT> {
-  IntToFP8Conversion(TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern<OpT>(converter, context, kTilePatternBenefit + 1) {}
+struct IntToFP8Conversion : FP8Pattern<OpT> {
+  using FP8Pattern<OpT>::FP8Pattern;
 
   LogicalResult
   matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
@@ -180,9 +190,8 @@ struct IntToFP8Conversion : OpConversionPattern<OpT> {
 /// integer into one): the fp8 value in f32 (exact), then the ordinary
 /// conversion, which the scalar patterns lower.
 template <typename OpT>
-struct FP8ToIntConversion : OpConversionPattern<OpT> {
-  FP8ToIntConversion(TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern<OpT>(converter, context, kTilePatternBenefit + 1) {}
+struct FP8ToIntConversion : FP8Pattern<OpT> {
+  using FP8Pattern<OpT>::FP8Pattern;
 
   LogicalResult
   matchAndRewrite(OpT op, typename OpT::Adaptor adaptor,
@@ -194,17 +203,14 @@ struct FP8ToIntConversion : OpConversionPattern<OpT> {
     Type to = getElementTypeOrSelf(op.getType());
     return replaceEachElement(op, adaptor.getIn(), *this->getTypeConverter(), rewriter,
                               [&](Value byte) -> Value {
-      Value half = emitFP8ToF16(loc, rewriter, byte, format);
-      Value single = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), half);
-      return OpT::create(rewriter, loc, to, single);
+      return OpT::create(rewriter, loc, to, emitFP8ToF32(loc, rewriter, byte, format));
     });
   }
 };
 
 /// Scalar fp8 constants: their bytes.
-struct FP8ConstantOpConversion : OpConversionPattern<arith::ConstantOp> {
-  FP8ConstantOpConversion(TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, kTilePatternBenefit + 1) {}
+struct FP8ConstantOpConversion : FP8Pattern<arith::ConstantOp> {
+  using FP8Pattern::FP8Pattern;
 
   LogicalResult
   matchAndRewrite(arith::ConstantOp op, OpAdaptor,

@@ -280,6 +280,13 @@ ModuleMetadata ModuleMetadata::parse(std::string_view Json,
              "expected 'fnv1a64:' and 16 lowercase hex digits, got '" +
                  M.PtxHash + "'");
   }
+  if (Root.find("cubin_hash")) {
+    M.CubinHash = R.string(Root, "", "cubin_hash");
+    if (!isPtxHash(M.CubinHash))
+      R.fail(*Root.find("cubin_hash"), "cubin_hash",
+             "expected 'fnv1a64:' and 16 lowercase hex digits, got '" +
+                 M.CubinHash + "'");
+  }
   if (parseTargetArch(M.Target) < 0)
     R.fail(*Root.find("target"), "target",
            "expected 'sm_<NN>' (e.g. sm_90 or sm_90a), got '" + M.Target + "'");
@@ -314,6 +321,13 @@ std::string ModuleMetadata::kernelNames() const {
   for (const KernelInfo &K : Kernels)
     Out += (Out.empty() ? "" : ", ") + K.Name;
   return Out;
+}
+
+bool ModuleMetadata::cubinRunsOn(int Arch) const {
+  int Needed = targetArch();
+  if (!Target.empty() && (Target.back() == 'a' || Target.back() == 'f'))
+    return Arch == Needed;
+  return Arch / 10 == Needed / 10 && Arch >= Needed;
 }
 
 int ModuleMetadata::targetArch() const {

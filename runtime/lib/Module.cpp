@@ -1,4 +1,4 @@
-//===- Module.cpp - Loading PTX and its metadata --------------------------===//
+//===- Module.cpp - Loading PTX or a cubin and its metadata ---------------===//
 #include "tile/Module.h"
 
 #include "Files.h"
@@ -35,8 +35,8 @@ std::string trimmedLog(const std::vector<char> &Log) {
   return S;
 }
 
-/// JIT-compiles \p Ptx into \p State, putting the JIT error log into the
-/// exception when the driver rejects it.
+/// JIT-compiles \p Ptx (or loads a cubin) into \p State, putting the JIT
+/// error log into the exception when the driver rejects it.
 void jitCompile(detail::ModuleState &State, const std::string &Ptx) {
   std::vector<char> ErrorLog(LogBytes, '\0');
   std::vector<char> InfoLog(LogBytes, '\0');
@@ -90,7 +90,11 @@ void bindKernels(detail::ModuleState &State) {
 
 Module Module::load(const Context &Ctx, const std::string &Ptx,
                     ModuleMetadata Meta, const std::string &Origin) {
-  Meta.checkPtx(Ptx, Origin);
+  bool Cubin = isCubin(Ptx);
+  if (Cubin)
+    Meta.checkCubin(Ptx, Origin);
+  else
+    Meta.checkPtx(Ptx, Origin);
   if (Ctx.backend() == Backend::Interpreter) {
     auto State = std::make_shared<detail::ModuleState>();
     State->Ctx = Ctx.state();
@@ -105,6 +109,12 @@ Module Module::load(const Context &Ctx, const std::string &Ptx,
   if (Needed > Have.arch())
     throw Error(Origin + " was compiled for " + Meta.Target + ", but " +
                 Ctx.deviceName() + " is sm_" + std::to_string(Have.arch()));
+  if (Cubin && !Meta.cubinRunsOn(Have.arch()))
+    throw Error(Origin + " is a cubin assembled for " + Meta.Target + ", which " +
+                Ctx.deviceName() + " (sm_" + std::to_string(Have.arch()) +
+                ") cannot run: a cubin runs only on GPUs of its own major "
+                "version (an sm_XXa cubin only on its own); load the PTX, "
+                "which the driver compiles for this GPU");
   auto State = std::make_shared<detail::ModuleState>();
   State->Ctx = Ctx.state();
   State->Meta = std::move(Meta);
@@ -116,7 +126,8 @@ Module Module::load(const Context &Ctx, const std::string &Ptx,
 }
 
 Module Module::loadFile(const Context &Ctx, const std::string &PtxPath) {
-  std::string Ptx = readFile(PtxPath, "PTX file");
+  bool CubinPath = PtxPath.size() > 6 && PtxPath.compare(PtxPath.size() - 6, 6, ".cubin") == 0;
+  std::string Ptx = readFile(PtxPath, CubinPath ? "cubin" : "PTX file");
   std::string JsonPath = metadataPathFor(PtxPath);
   std::string Json = readFile(JsonPath, "metadata file");
   return load(Ctx, Ptx, ModuleMetadata::parse(Json, JsonPath), PtxPath);
@@ -134,12 +145,12 @@ Kernel Module::kernel(std::string_view Name) const {
 const ModuleMetadata &Module::metadata() const noexcept { return State->Meta; }
 
 std::string metadataPathFor(const std::string &PtxPath) {
-  const std::string Ext = ".ptx";
   std::size_t Slash = PtxPath.rfind('/');
   std::size_t Base = Slash == std::string::npos ? 0 : Slash + 1;
-  if (PtxPath.size() >= Base + Ext.size() + 1 &&
-      PtxPath.compare(PtxPath.size() - Ext.size(), Ext.size(), Ext) == 0)
-    return PtxPath.substr(0, PtxPath.size() - Ext.size()) + ".json";
+  for (const std::string Ext : {".ptx", ".cubin"})
+    if (PtxPath.size() >= Base + Ext.size() + 1 &&
+        PtxPath.compare(PtxPath.size() - Ext.size(), Ext.size(), Ext) == 0)
+      return PtxPath.substr(0, PtxPath.size() - Ext.size()) + ".json";
   return PtxPath + ".json";
 }
 

@@ -4,6 +4,8 @@
 // metadata must describe the PTX beside it (kernels, parameters, block size,
 // shared memory) and carry its hash, so that a stale, edited or swapped file
 // is an error naming both files instead of garbage passed to the driver.
+// checkCubin: a cubin is checked by its hash alone (it was assembled from
+// the PTX the same compilation checked).
 //
 //===----------------------------------------------------------------------===//
 #include "tile/Metadata.h"
@@ -162,6 +164,24 @@ std::string ptxHash(std::string_view Ptx) {
   std::snprintf(Buf, sizeof(Buf), "fnv1a64:%016llx",
                 static_cast<unsigned long long>(Hash));
   return Buf;
+}
+
+bool isCubin(std::string_view Image) noexcept {
+  return Image.size() >= 4 && Image.substr(0, 4) == std::string_view("\x7f" "ELF", 4);
+}
+
+void ModuleMetadata::checkCubin(std::string_view Cubin,
+                                const std::string &CubinOrigin) const {
+  Mismatch Fail(CubinOrigin, Origin);
+  if (!isCubin(Cubin))
+    Fail("it is not a cubin (an ELF file, as tilec --emit=cubin writes)");
+  if (CubinHash.empty())
+    Fail("the metadata records no cubin_hash: it was written with the PTX, "
+         "not with this cubin (tilec --emit=cubin writes both)");
+  std::string Actual = ptxHash(Cubin);
+  if (Actual != CubinHash)
+    Fail("the cubin's hash is " + Actual + ", but the metadata records " +
+         CubinHash + " (the cubin was changed or replaced after tilec wrote both)");
 }
 
 void ModuleMetadata::checkPtx(std::string_view Ptx,

@@ -2,12 +2,14 @@
 //
 // Runs vector_add and gelu for sizes from 1 to 2^28 elements on random
 // inputs, with the output poisoned (NaN) beforehand and a poisoned guard
-// region after it that must stay untouched.
+// region after it that must stay untouched; vector_add again from a cubin.
 //
 //===----------------------------------------------------------------------===//
 #include "GpuTest.h"
 
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace {
@@ -94,6 +96,65 @@ TEST_P(ExampleKernelTest, Gelu) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, ExampleKernelTest, Sizes, sizeName);
+
+/// vector_add.tile assembled for sm_90 by tilec --emit=cubin (built only
+/// where ptxas is).
+class CubinTest : public gputest::GpuTest<> {
+protected:
+  void SetUp() override {
+    gputest::GpuTest<>::SetUp();
+    if (IsSkipped())
+      return;
+    if (!TILEC_GPU_HAS_CUBIN)
+      GTEST_SKIP() << "no cubin was built (ptxas was not found at configure time)";
+    std::string Dir = tile::executableDir();
+    Path = tile::findFile("vector_add_sm90.cubin",
+                          {TILEC_GPU_KERNELS_DIR,
+                           Dir.empty() ? "" : Dir + "/../tests/gpu/kernels"});
+  }
+  std::string Path;
+};
+
+TEST_F(CubinTest, VectorAddFromACubin) {
+  if (!onInterpreter() && Ctx->computeCapability().Major != 9)
+    GTEST_SKIP() << "the cubin is for sm_90; " << Ctx->deviceName() << " is not";
+  tile::Module M = tile::Module::loadFile(*Ctx, Path);
+  EXPECT_FALSE(M.metadata().CubinHash.empty());
+  tile::Kernel K = M.kernel("add_kernel");
+  std::size_t N = (std::size_t(1) << 20) + 3;
+  std::int64_t Block = K.info().constexprInt("BLOCK_SIZE");
+  std::vector<float> X = examples::randomFloats(N, -1.0f, 1.0f, 11);
+  std::vector<float> Y = examples::randomFloats(N, -1.0f, 1.0f, 12);
+  tile::DeviceBuffer<float> DX(*Ctx, N), DY(*Ctx, N), DOut(*Ctx, N + GuardElems);
+  DX.copyFromHost(X);
+  DY.copyFromHost(Y);
+  DOut.fillBytes(0xFF);
+  K.launch(tile::Grid{static_cast<unsigned>(tile::cdiv<std::int64_t>(N, Block))},
+           tile::Stream(), DX, DY, DOut, static_cast<std::int32_t>(N));
+  Ctx->synchronize();
+  std::vector<float> Out = takeOutput(DOut, N);
+  std::size_t Wrong = 0;
+  for (std::size_t I = 0; I < N; ++I)
+    Wrong += Out[I] != X[I] + Y[I];
+  EXPECT_EQ(Wrong, 0u) << "elements of x + y differ";
+}
+
+TEST_F(CubinTest, RefusesAChangedCubin) {
+  std::ifstream In(Path, std::ios::binary);
+  std::string Cubin{std::istreambuf_iterator<char>(In), {}};
+  ASSERT_GT(Cubin.size(), 64u);
+  tile::ModuleMetadata Meta =
+      tile::ModuleMetadata::loadFile(tile::metadataPathFor(Path));
+  Cubin[Cubin.size() / 2] ^= 1;
+  try {
+    tile::Module::load(*Ctx, Cubin, Meta, "changed.cubin");
+    ADD_FAILURE() << "a changed cubin was loaded";
+  } catch (const tile::Error &E) {
+    EXPECT_NE(std::string(E.what()).find("changed.cubin does not match its metadata"),
+              std::string::npos)
+        << E.what();
+  }
+}
 
 using KernelResourcesTest = gputest::GpuTest<>;
 

@@ -2,12 +2,13 @@
 //
 // The command line of libtilec (tilec/Compiler.h): reads the options,
 // compiles, prints the stage asked for (--emit) or saves every stage
-// (--dump-stages), and writes the PTX with its metadata JSON beside it.
+// (--dump-stages), and writes the PTX (or the cubin ptxas makes of it) with
+// its metadata JSON beside it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "OutputFiles.h"
-#include "PtxasReport.h"
+#include "Ptxas.h"
 
 #include "tilec/Compiler.h"
 
@@ -28,7 +29,7 @@ namespace {
 using tilec::Stage;
 
 /// What --emit writes: a stage, or the launcher header.
-enum class Emit { AST, Tile, TileGPU, LLVMMLIR, LLVMIR, PTX, Header };
+enum class Emit { AST, Tile, TileGPU, LLVMMLIR, LLVMIR, PTX, Header, Cubin };
 
 cl::OptionCategory category("tilec options");
 
@@ -67,8 +68,14 @@ cl::opt<Emit> emit(
                clEnumValN(Emit::Header, "header",
                           "a C++ header with the PTX embedded and a typed "
                           "launcher per kernel (default -o: the input's name "
-                          "with .h)")),
+                          "with .h)"),
+               clEnumValN(Emit::Cubin, "cubin",
+                          "the cubin NVIDIA's ptxas assembles from the PTX, "
+                          "and its metadata JSON (default -o: the input's "
+                          "name with .cubin)")),
     cl::cat(category));
+cl::opt<bool> cubin("cubin", cl::desc("The same as --emit=cubin"),
+                    cl::cat(category));
 cl::opt<std::string> headerNamespace(
     "namespace",
     cl::desc("The C++ namespace of --emit=header (default: "
@@ -262,24 +269,30 @@ tilec::OutputFile depfile(const tilec::CompileResult &result, StringRef output) 
   return {path, text + "\n"};
 }
 
+/// Whether the output is a module the runtime loads, with its metadata
+/// beside it.
+bool emitsModule() { return emit == Emit::PTX || emit == Emit::Cubin; }
+
 /// Checks the output paths before anything is compiled: never the input
-/// itself, and for PTX a name the runtime finds the metadata beside.
+/// itself, and for a module a name the runtime finds the metadata beside.
 bool checkOutputPaths() {
-  if (emit == Emit::PTX && !outputPath.empty() && outputPath != "-" &&
-      sys::path::extension(outputPath) != ".ptx") {
+  StringRef extension = emit == Emit::Cubin ? ".cubin" : ".ptx";
+  if (emitsModule() && !outputPath.empty() && outputPath != "-" &&
+      sys::path::extension(outputPath) != extension) {
     SmallString<256> suggestion(outputPath);
-    sys::path::replace_extension(suggestion, ".ptx");
-    errs() << "tilec: error: -o '" << outputPath
-           << "': the PTX output must end in .ptx (its metadata is written "
-              "beside it "
-              "with .json, where the runtime looks for it); use -o '"
+    sys::path::replace_extension(suggestion, extension);
+    errs() << "tilec: error: -o '" << outputPath << "': the "
+           << (emit == Emit::Cubin ? "cubin" : "PTX") << " output must end in "
+           << extension
+           << " (its metadata is written beside it with .json, where the "
+              "runtime looks for it); use -o '"
            << suggestion << "'\n";
     return false;
   }
   SmallVector<std::string, 2> outputs;
   if (!outputPath.empty() && outputPath != "-") {
     outputs.push_back(outputPath);
-    if (emit == Emit::PTX) {
+    if (emitsModule()) {
       SmallString<256> metadata(outputPath);
       sys::path::replace_extension(metadata, ".json");
       outputs.push_back(std::string(metadata));
@@ -308,15 +321,17 @@ int compile() {
       return 1;
     }
   }
+  if (cubin)
+    emit = Emit::Cubin;
   bool fromStdin = inputPath == "-";
-  if (fromStdin && outputPath.empty() && emit == Emit::PTX)
+  if (fromStdin && outputPath.empty() && emitsModule())
     outputPath = "-";
   if (fromStdin && outputPath.empty() && emit == Emit::Header) {
     errs() << "tilec: error: --emit=header from stdin needs -o\n";
     return 1;
   }
   if (writeDepfile && depfilePath.empty() &&
-      (outputPath == "-" || (outputPath.empty() && emit != Emit::PTX && emit != Emit::Header))) {
+      (outputPath == "-" || (outputPath.empty() && !emitsModule() && emit != Emit::Header))) {
     errs() << "tilec: error: -MD with the output on stdout needs -MF to name the depfile\n";
     return 1;
   }
@@ -324,13 +339,21 @@ int compile() {
     errs() << "tilec: error: -O" << optLevel << ": the levels are -O0 to -O3\n";
     return 1;
   }
-  if ((emit == Emit::PTX || emit == Emit::Header) && outputPath.empty()) {
+  if ((emitsModule() || emit == Emit::Header) && outputPath.empty()) {
     SmallString<256> path(sys::path::filename(inputPath));
-    sys::path::replace_extension(path, emit == Emit::PTX ? ".ptx" : ".h");
+    sys::path::replace_extension(path, emit == Emit::PTX     ? ".ptx"
+                                       : emit == Emit::Cubin ? ".cubin"
+                                                             : ".h");
     outputPath = std::string(path);
   }
   if (!checkOutputPaths())
     return 1;
+  std::string ptxas;
+  if (emit == Emit::Cubin && (ptxas = tilec::findPtxas()).empty()) {
+    errs() << "tilec: error: --emit=cubin needs NVIDIA's ptxas (the CUDA toolkit): "
+              "set TILEC_PTXAS or CUDA_HOME, or put ptxas on PATH\n";
+    return 1;
+  }
 
   tilec::CompileOptions options;
   options.arch = arch;
@@ -347,7 +370,13 @@ int compile() {
   options.optLevel = optLevel;
   options.lineInfo = lineInfo && !noLineInfo;
   options.libdevicePath = libdevice;
-  options.stopAfter = emit == Emit::Header ? Stage::PTX : static_cast<Stage>(emit.getValue());
+  options.stopAfter = emit == Emit::Header || emit == Emit::Cubin
+                          ? Stage::PTX
+                          : static_cast<Stage>(emit.getValue());
+  if (emit == Emit::Cubin)
+    options.assemble = [&](std::string_view ptx, std::string &error) {
+      return tilec::assembleCubin(ptxas, ptx, arch, optLevel, options.lineInfo, error);
+    };
   options.dumpIRAfterAll = dumpAfterAll;
   bool saved = true;
   if (!dumpStages.empty())
@@ -390,11 +419,11 @@ int compile() {
       cppNamespace = "tilec_kernels::" + stem;
     }
     outputs.push_back({outputPath, tilec::emitLauncherHeader(result, cppNamespace)});
-  } else if (emit != Emit::PTX) {
+  } else if (!emitsModule()) {
     outputs.push_back({outputPath.empty() ? std::string("-") : outputPath.getValue(),
                        result.output});
   } else {
-    outputs.push_back({outputPath, result.ptx});
+    outputs.push_back({outputPath, emit == Emit::Cubin ? result.cubin : result.ptx});
     if (outputPath != "-") {
       SmallString<256> metadataPath(outputPath);
       sys::path::replace_extension(metadataPath, ".json");
@@ -405,7 +434,7 @@ int compile() {
     outputs.push_back(depfile(result, outputs.front().path));
   if (!writeFiles(outputs))
     return 1;
-  return emit != Emit::PTX || !report || printPtxasReport(result.ptx) ? 0 : 1;
+  return !emitsModule() || !report || printPtxasReport(result.ptx) ? 0 : 1;
 }
 
 } // namespace

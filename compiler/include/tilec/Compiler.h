@@ -82,6 +82,12 @@ struct CompileOptions {
   /// --dump-ir-after-all: the IR after every MLIR pass goes into
   /// CompileResult::irDump.
   bool dumpIRAfterAll = false;
+  /// --emit=cubin: assembles the PTX into a cubin (tilec runs ptxas), which
+  /// goes into CompileResult::cubin while the metadata records its hash
+  /// ("cubin_hash"). Returns the cubin, or nothing with `error` set, which
+  /// fails the compilation. Empty: no cubin.
+  std::function<std::optional<std::string>(std::string_view ptx, std::string &error)>
+      assemble;
 };
 
 /// The outcome of one compilation.
@@ -95,6 +101,8 @@ struct CompileResult {
   std::string output;
   /// The PTX and its metadata JSON (when stopAfter is Stage::PTX).
   std::string ptx, metadata;
+  /// The cubin CompileOptions::assemble made of the PTX.
+  std::string cubin;
   /// The IR after every pass (CompileOptions::dumpIRAfterAll).
   std::string irDump;
   /// The kernels compiled, in source order.

@@ -345,6 +345,15 @@ void compileKernels(Session &session, const CompileOptions &options,
   if (!ptx)
     return;
   result.ptx = *ptx;
+  if (options.assemble) {
+    std::string error;
+    std::optional<std::string> cubin = options.assemble(*ptx, error);
+    if (!cubin) {
+      session.optionError(error);
+      return;
+    }
+    result.cubin = std::move(*cubin);
+  }
   ModuleFacts facts{TILEC_VERSION,
                     session.sourceMgr.getMemoryBuffer(session.bufferId)
                         ->getBufferIdentifier()
@@ -352,7 +361,7 @@ void compileKernels(Session &session, const CompileOptions &options,
                     session.sourceMgr.getMemoryBuffer(session.bufferId)->getBuffer().str(),
                     options.arch, std::move(tileIR)};
   result.metadata = render([&](llvm::raw_ostream &os) {
-    writeMetadata(os, facts, kernels, *llvmModule, *ptx);
+    writeMetadata(os, facts, kernels, *llvmModule, *ptx, result.cubin);
   });
   reachStage(Stage::PTX, options, result, [&](llvm::raw_ostream &os) { os << *ptx; });
 }
@@ -383,6 +392,7 @@ CompileResult tilec::compileSource(std::string_view source, std::string_view sou
   if (!result.succeeded()) {
     result.output.clear();
     result.ptx.clear();
+    result.cubin.clear();
     result.metadata.clear();
   }
   return result;

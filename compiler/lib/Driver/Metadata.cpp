@@ -84,13 +84,16 @@ static llvm::json::Value toJSON(const ConstValue &value) {
 
 void tilec::writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
                           llvm::ArrayRef<std::unique_ptr<KernelInstance>> kernels,
-                          const llvm::Module &ptxModule, llvm::StringRef ptx) {
+                          const llvm::Module &ptxModule, llvm::StringRef ptx,
+                          llvm::StringRef cubin) {
   llvm::json::OStream json(os, 2);
   json.object([&] {
     json.attribute("tilec_version", facts.version);
     json.attribute("source", facts.source);
     json.attribute("source_hash", fnv1a64(facts.sourceText));
     json.attribute("ptx_hash", ptxHash(ptx));
+    if (!cubin.empty())
+      json.attribute("cubin_hash", ptxHash(cubin));
     json.attribute("target", facts.target);
     json.attribute("tile_ir", facts.tileIR);
     json.attributeArray("kernels", [&] {

@@ -78,6 +78,9 @@ struct ModuleMetadata {
   /// ptxHash() of the PTX tilec wrote beside it; empty when the file has no
   /// "ptx_hash" (written by a tilec older than the check).
   std::string PtxHash;
+  /// ptxHash() of the cubin ptxas made of that PTX ("cubin_hash", written by
+  /// tilec --emit=cubin); empty when there is none.
+  std::string CubinHash;
   /// The kernels at the tile stage, as MLIR text with source locations:
   /// what the interpreter runs ("tile_ir"; empty when a tilec older than
   /// the interpreter wrote the file).
@@ -108,12 +111,25 @@ struct ModuleMetadata {
   /// tile::Error "<PtxOrigin> does not match its metadata <Origin>: <what
   /// differs>", or naming both files when PtxHash is empty.
   void checkPtx(std::string_view Ptx, const std::string &PtxOrigin) const;
+  /// Checks that \p Cubin (named \p CubinOrigin in messages) is the cubin
+  /// this metadata describes: an ELF image whose ptxHash() equals CubinHash.
+  /// Throws tile::Error naming both files otherwise.
+  void checkCubin(std::string_view Cubin, const std::string &CubinOrigin) const;
+  /// Whether a cubin assembled for Target runs on a GPU of compute
+  /// capability \p Arch (major*10+minor): the same major version and a minor
+  /// one at least Target's; exactly Target's for an "a" target (sm_90a).
+  bool cubinRunsOn(int Arch) const;
 };
 
-/// The hash tilec records as "ptx_hash": "fnv1a64:" followed by the 64-bit
-/// FNV-1a hash of every byte of \p Ptx as 16 lowercase hex digits. It finds
+/// The hash tilec records as "ptx_hash" (and "cubin_hash"): "fnv1a64:"
+/// followed by the 64-bit FNV-1a hash of every byte of \p Ptx as 16
+/// lowercase hex digits. It finds
 /// accidents (an edited, torn or swapped file), not deliberate forgeries.
 std::string ptxHash(std::string_view Ptx);
+
+/// True when \p Image is an ELF file (begins with 0x7f 'E' 'L' 'F'), as a
+/// cubin is; PTX is text and never begins so.
+bool isCubin(std::string_view Image) noexcept;
 
 } // namespace tile
 

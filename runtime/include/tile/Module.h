@@ -28,14 +28,17 @@ struct ModuleState;
 class Module {
 public:
   /// Checks \p Meta against \p Ptx (ModuleMetadata::checkPtx), then
-  /// JIT-compiles \p Ptx in \p Ctx. Throws tile::Error naming both files
-  /// when they do not match, carrying the JIT error log when the driver
-  /// rejects the PTX, or naming both targets when the device is older than
-  /// Meta.Target. \p Origin names the PTX in messages.
+  /// JIT-compiles \p Ptx in \p Ctx; a cubin (tilec --emit=cubin: an ELF
+  /// image, checked by ModuleMetadata::checkCubin) is loaded as it is, on a
+  /// GPU it was assembled for. Throws tile::Error naming both files when
+  /// they do not match, carrying the JIT error log when the driver rejects
+  /// the PTX, or naming both targets when the device is older than
+  /// Meta.Target (or, for a cubin, of another major version). \p Origin
+  /// names the PTX in messages.
   static Module load(const Context &Ctx, const std::string &Ptx,
                      ModuleMetadata Meta, const std::string &Origin = "<ptx>");
-  /// Reads \p PtxPath ("x.ptx") and the metadata beside it ("x.json"), then
-  /// loads them. Throws tile::Error naming a missing or malformed file, or
+  /// Reads \p PtxPath ("x.ptx", or a cubin "x.cubin") and the metadata
+  /// beside it ("x.json"), then loads them. Throws tile::Error naming a missing or malformed file, or
   /// both files when they do not match.
   static Module loadFile(const Context &Ctx, const std::string &PtxPath);
 
@@ -52,7 +55,8 @@ private:
   std::shared_ptr<detail::ModuleState> State;
 };
 
-/// Returns the metadata path beside \p PtxPath: "dir/x.ptx" -> "dir/x.json".
+/// Returns the metadata path beside \p PtxPath: "dir/x.ptx" (or
+/// "dir/x.cubin") -> "dir/x.json".
 std::string metadataPathFor(const std::string &PtxPath);
 
 } // namespace tile

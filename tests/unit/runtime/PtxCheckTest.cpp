@@ -310,4 +310,71 @@ TEST_F(PtxCheck, MalformedHashIsASchemaError) {
       << Message;
 }
 
+
+
+/// Metadata that records \p CubinHash as "cubin_hash", for \p Target.
+std::string cubinMetadata(const std::string &CubinHash,
+                          const std::string &Target = "sm_90") {
+  std::string Json = metadata(kernelPtx());
+  Json.replace(Json.find("\"target\": \"sm_90\""), 17,
+               "\"cubin_hash\": \"" + CubinHash + "\", \"target\": \"" + Target + "\"");
+  return Json;
+}
+
+TEST(CubinCheck, ElfImageWithItsHashPasses) {
+  std::string Cubin = std::string("\x7f" "ELF", 4) + std::string(60, '\x01');
+  tile::ModuleMetadata Meta =
+      tile::ModuleMetadata::parse(cubinMetadata(tile::ptxHash(Cubin)), "k.json");
+  EXPECT_EQ(Meta.CubinHash, tile::ptxHash(Cubin));
+  EXPECT_TRUE(tile::isCubin(Cubin));
+  EXPECT_FALSE(tile::isCubin(kernelPtx()));
+  EXPECT_NO_THROW(Meta.checkCubin(Cubin, "k.cubin"));
+}
+
+TEST(CubinCheck, MismatchesNameBothFiles) {
+  std::string Cubin = std::string("\x7f" "ELF", 4) + std::string(60, '\x01');
+  std::string Changed = Cubin;
+  Changed[40] = '\x02';
+  auto Error = [](const tile::ModuleMetadata &Meta, const std::string &Image) {
+    try {
+      Meta.checkCubin(Image, "k.cubin");
+    } catch (const tile::Error &E) {
+      return std::string(E.what());
+    }
+    return std::string();
+  };
+  tile::ModuleMetadata Meta =
+      tile::ModuleMetadata::parse(cubinMetadata(tile::ptxHash(Cubin)), "k.json");
+  EXPECT_EQ(Error(Meta, Changed),
+            "k.cubin does not match its metadata k.json: the cubin's hash is " +
+                tile::ptxHash(Changed) + ", but the metadata records " +
+                tile::ptxHash(Cubin) +
+                " (the cubin was changed or replaced after tilec wrote both)");
+  EXPECT_EQ(Error(Meta, "not an ELF file"),
+            "k.cubin does not match its metadata k.json: it is not a cubin (an "
+            "ELF file, as tilec --emit=cubin writes)");
+  tile::ModuleMetadata PtxMeta = tile::ModuleMetadata::parse(metadata(kernelPtx()), "k.json");
+  EXPECT_EQ(Error(PtxMeta, Cubin),
+            "k.cubin does not match its metadata k.json: the metadata records no "
+            "cubin_hash: it was written with the PTX, not with this cubin (tilec "
+            "--emit=cubin writes both)");
+  EXPECT_THROW(tile::ModuleMetadata::parse(cubinMetadata("md5:0"), "k.json"), tile::Error);
+}
+
+TEST(CubinCheck, RunsOnItsMajorVersion) {
+  std::string Hash = tile::ptxHash("x");
+  tile::ModuleMetadata Sm80 = tile::ModuleMetadata::parse(cubinMetadata(Hash, "sm_80"));
+  EXPECT_TRUE(Sm80.cubinRunsOn(80));
+  EXPECT_TRUE(Sm80.cubinRunsOn(86));
+  EXPECT_FALSE(Sm80.cubinRunsOn(90));
+  EXPECT_FALSE(Sm80.cubinRunsOn(75));
+  tile::ModuleMetadata Sm86 = tile::ModuleMetadata::parse(cubinMetadata(Hash, "sm_86"));
+  EXPECT_FALSE(Sm86.cubinRunsOn(80));
+  EXPECT_TRUE(Sm86.cubinRunsOn(89));
+  tile::ModuleMetadata Sm90a = tile::ModuleMetadata::parse(cubinMetadata(Hash, "sm_90a"));
+  EXPECT_TRUE(Sm90a.cubinRunsOn(90));
+  EXPECT_FALSE(Sm90a.cubinRunsOn(100));
+  EXPECT_EQ(tile::metadataPathFor("dir/k.cubin"), "dir/k.json");
+}
+
 } // namespace

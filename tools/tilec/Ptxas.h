@@ -1,15 +1,16 @@
-//===- PtxasReport.h - Registers and spills from ptxas -----------*- C++ -*-===//
+//===- Ptxas.h - Running NVIDIA's ptxas --------------------------*- C++ -*-===//
 //
 // `tilec --report`: assembles the PTX with NVIDIA's ptxas (-v) and condenses
 // what it says about each kernel (registers per thread, spill stores and
 // loads, stack, barriers), so that a slow configuration can be explained at
 // build time. The runtime reports the same from the driver's JIT
-// (tile::Kernel::resources()).
+// (tile::Kernel::resources()). `tilec --emit=cubin`: the cubin ptxas makes
+// of the PTX, so that ptxas's errors surface at build time.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_TOOLS_TILEC_PTXASREPORT_H
-#define TILEC_TOOLS_TILEC_PTXASREPORT_H
+#ifndef TILEC_TOOLS_TILEC_PTXAS_H
+#define TILEC_TOOLS_TILEC_PTXAS_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -29,6 +30,13 @@ std::string findPtxas();
 std::optional<std::string> ptxasReport(llvm::StringRef ptxas, llvm::StringRef ptx,
                                        llvm::StringRef arch, std::string &error);
 
+/// The cubin `ptxas` assembles from `ptx` for `arch` at `optLevel` (0 to 3),
+/// with line information when `lineInfo`. None with `error` set when ptxas
+/// fails (its messages included).
+std::optional<std::string> assembleCubin(llvm::StringRef ptxas, llvm::StringRef ptx,
+                                         llvm::StringRef arch, unsigned optLevel,
+                                         bool lineInfo, std::string &error);
+
 } // namespace tilec
 
-#endif // TILEC_TOOLS_TILEC_PTXASREPORT_H
+#endif // TILEC_TOOLS_TILEC_PTXAS_H

@@ -1,12 +1,12 @@
-//===- PtxasReport.cpp - Registers and spills from ptxas ------------------===//
+//===- Ptxas.cpp - Running NVIDIA's ptxas ---------------------------------===//
 //
-// Runs `ptxas -v --gpu-name ARCH in.ptx -o /dev/null` on a temporary copy of
-// the PTX and reads its "info" lines.
+// Writes the PTX to a temporary file, runs ptxas on it with its log in
+// another, and reads back what was asked for: the "info" lines of `-v`
+// (--report) or the cubin (--emit=cubin).
 //
 //===----------------------------------------------------------------------===//
 
-#include "PtxasReport.h"
-
+#include "Ptxas.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -35,15 +35,18 @@ std::string tilec::findPtxas() {
   return "";
 }
 
-std::optional<std::string> tilec::ptxasReport(StringRef ptxas, StringRef ptx,
-                                              StringRef arch, std::string &error) {
+/// Runs `ptxas ARGS in.ptx -o OUTPUT` on a temporary copy of `ptx`; its
+/// log (stdout and stderr), or none with `error` set when it fails.
+static std::optional<std::string> runPtxas(StringRef ptxas, StringRef ptx,
+                                           ArrayRef<std::string> args,
+                                           StringRef output, std::string &error) {
   SmallString<128> input, log;
-  if (std::error_code ec = sys::fs::createTemporaryFile("tilec-report", "ptx", input)) {
+  if (std::error_code ec = sys::fs::createTemporaryFile("tilec-ptxas", "ptx", input)) {
     error = "cannot create a temporary file: " + ec.message();
     return std::nullopt;
   }
   FileRemover removeInput(input);
-  if (std::error_code ec = sys::fs::createTemporaryFile("tilec-report", "log", log)) {
+  if (std::error_code ec = sys::fs::createTemporaryFile("tilec-ptxas", "log", log)) {
     error = "cannot create a temporary file: " + ec.message();
     return std::nullopt;
   }
@@ -59,19 +62,30 @@ std::optional<std::string> tilec::ptxasReport(StringRef ptxas, StringRef ptx,
       return std::nullopt;
     }
   }
-  std::string gpu = arch.str();
-  SmallVector<StringRef, 8> argv{ptxas, "-v", "--gpu-name", gpu, input, "-o", "/dev/null"};
+  SmallVector<StringRef, 12> argv{ptxas};
+  argv.append(args.begin(), args.end());
+  argv.append({input, "-o", output});
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log), StringRef(log)};
   std::string execError;
-  int status = sys::ExecuteAndWait(ptxas, argv, std::nullopt, redirects, /*Seconds=*/60,
+  int status = sys::ExecuteAndWait(ptxas, argv, std::nullopt, redirects, /*Seconds=*/120,
                                    /*MemoryLimit=*/0, &execError);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> output = MemoryBuffer::getFile(log);
-  std::string text = output ? (*output)->getBuffer().str() : "";
+  ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(log);
+  std::string logText = text ? (*text)->getBuffer().str() : "";
   if (status != 0) {
     error = "ptxas (" + ptxas.str() + ") failed" +
-            (execError.empty() ? "" : ": " + execError) + (text.empty() ? "" : ":\n" + text);
+            (execError.empty() ? "" : ": " + execError) +
+            (logText.empty() ? "" : ":\n" + logText);
     return std::nullopt;
   }
+  return logText;
+}
+
+std::optional<std::string> tilec::ptxasReport(StringRef ptxas, StringRef ptx,
+                                              StringRef arch, std::string &error) {
+  std::optional<std::string> text =
+      runPtxas(ptxas, ptx, {"-v", "--gpu-name", arch.str()}, "/dev/null", error);
+  if (!text)
+    return std::nullopt;
   // "Function properties for K" is followed by its stack/spill line; "Used N
   // registers, used B barriers" closes the entry's block.
   Regex entry("Compiling entry function '([^']+)'");
@@ -80,7 +94,7 @@ std::optional<std::string> tilec::ptxasReport(StringRef ptxas, StringRef ptx,
   Regex used("Used ([0-9]+) registers(, used ([0-9]+) barriers)?");
   std::string report, kernel, stack = "0", stores = "0", loads = "0";
   SmallVector<StringRef, 8> lines;
-  StringRef(text).split(lines, '\n');
+  StringRef(*text).split(lines, '\n');
   for (StringRef line : lines) {
     SmallVector<StringRef, 4> match;
     if (entry.match(line, &match)) {
@@ -99,4 +113,29 @@ std::optional<std::string> tilec::ptxasReport(StringRef ptxas, StringRef ptx,
     }
   }
   return report;
+}
+
+std::optional<std::string> tilec::assembleCubin(StringRef ptxas, StringRef ptx,
+                                                StringRef arch, unsigned optLevel,
+                                                bool lineInfo, std::string &error) {
+  SmallString<128> output;
+  if (std::error_code ec = sys::fs::createTemporaryFile("tilec-ptxas", "cubin", output)) {
+    error = "cannot create a temporary file: " + ec.message();
+    return std::nullopt;
+  }
+  FileRemover removeOutput(output);
+  SmallVector<std::string, 4> args{"--gpu-name", arch.str(),
+                                   "-O" + std::to_string(optLevel)};
+  if (lineInfo)
+    args.push_back("-lineinfo");
+  if (!runPtxas(ptxas, ptx, args, output, error))
+    return std::nullopt;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> cubin =
+      MemoryBuffer::getFile(output, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!cubin) {
+    error = "cannot read what ptxas wrote to '" + output.str().str() +
+            "': " + cubin.getError().message();
+    return std::nullopt;
+  }
+  return (*cubin)->getBuffer().str();
 }

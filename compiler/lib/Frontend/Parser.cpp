@@ -108,7 +108,14 @@ private:
   /// The statements of a block of a top-level `try:` / `if ...:`: its
   /// imports bind the names no earlier branch bound (`bound`); the rest is
   /// skipped as host code.
-  void parseTopLevelBlock(Module &module, llvm::StringSet<> &bound);
+  void parseTopLevelBlock(Module &module, llvm::StringSet<> &bound,
+                          llvm::StringRef blockKind);
+  /// When the statement at the current token defines a function decorated
+  /// with a Triton decorator (jit, autotune, heuristics) inside a top-level
+  /// `blockKind` block, warns that tilec does not compile it.
+  void warnAboutHiddenKernel(llvm::StringRef blockKind);
+  /// The `def` token of the last function warnAboutHiddenKernel warned about.
+  size_t lastHiddenKernel = 0;
   /// Whether the decorated or plain `def` at the current token has a kernel
   /// decorator, read ahead without consuming.
   bool startsKernelDefinition(const Module &module) const;
@@ -361,14 +368,14 @@ void Parser::parseTopLevelItem(Module &module) {
     // ...`: the imports of the first branch that binds a name.
     if (skipBlockHeader()) {
       llvm::StringSet<> bound;
-      parseTopLevelBlock(module, bound);
+      parseTopLevelBlock(module, bound, tokens[start].text);
       // The other branches (`except`, `elif`, `else`, `finally`) the same way.
       bool headers = true;
       while (!failed && headers &&
              (is(TokenKind::kw_except) || is(TokenKind::kw_elif) ||
               is(TokenKind::kw_else) || is(TokenKind::kw_finally))) {
         if ((headers = skipBlockHeader()))
-          parseTopLevelBlock(module, bound);
+          parseTopLevelBlock(module, bound, tokens[start].text);
       }
       if (!failed && headers && indentLevel == level)
         return;
@@ -496,7 +503,30 @@ void Parser::recordBoundNames(Module &module, size_t from, size_t to) {
   }
 }
 
-void Parser::parseTopLevelBlock(Module &module, llvm::StringSet<> &bound) {
+void Parser::warnAboutHiddenKernel(llvm::StringRef blockKind) {
+  std::string name = nameDefinedHere();
+  if (!is(TokenKind::At) || name.empty())
+    return;
+  bool triton = false;
+  size_t i = pos;
+  for (; i < tokens.size() && !tokens[i].is(TokenKind::kw_def) &&
+         !tokens[i].is(TokenKind::kw_class) && !tokens[i].is(TokenKind::Eof);
+       ++i)
+    triton |= tokens[i].is(TokenKind::Identifier) &&
+              (tokens[i].text == "jit" || tokens[i].text == "autotune" ||
+               tokens[i].text == "heuristics");
+  // Once per function, not once per decorator.
+  if (triton && i + 1 < tokens.size() && i != lastHiddenKernel) {
+    lastHiddenKernel = i;
+    diag.warning(tokens[i + 1].loc,
+                 "'" + name + "' is defined inside a top-level '" + blockKind +
+                     "' block, whose code tilec does not run: it is not compiled, "
+                     "and kernels cannot call it (define it at the top level)");
+  }
+}
+
+void Parser::parseTopLevelBlock(Module &module, llvm::StringSet<> &bound,
+                                llvm::StringRef blockKind) {
   unsigned level = indentLevel;
   while (!failed && !is(TokenKind::Eof) && indentLevel >= level) {
     if (is(TokenKind::Dedent) || is(TokenKind::Newline)) {
@@ -505,6 +535,7 @@ void Parser::parseTopLevelBlock(Module &module, llvm::StringSet<> &bound) {
     }
     if (!is(TokenKind::kw_import) && !is(TokenKind::kw_from)) {
       size_t start = pos;
+      warnAboutHiddenKernel(blockKind);
       skipStatement(level);
       recordBoundNames(module, start, pos);
       continue;

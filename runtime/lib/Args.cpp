@@ -17,6 +17,15 @@ DevicePtr::DevicePtr(std::uint64_t Address, std::string_view ElemType)
   Elem = *Kind;
 }
 
+std::string Arg::typeName() const {
+  if (!Desc)
+    return Type.str();
+  std::string Name = "tensordesc<" + TileType{Type.Elem, false}.str() + "[";
+  for (std::size_t I = 0; I < Desc->BlockShape.size(); ++I)
+    Name += (I ? ", " : "") + std::to_string(Desc->BlockShape[I]);
+  return Name + "]>";
+}
+
 std::int64_t Arg::intValue() const noexcept {
   auto read = [&](auto Value) {
     std::memcpy(&Value, Bytes, sizeof(Value));

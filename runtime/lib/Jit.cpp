@@ -131,6 +131,13 @@ bool isSpecializedInteger(const TileType &T) {
 /// compiler's default applies.
 const char *valueClass(const Arg &A) {
   const TileType &T = A.type();
+  // A host tensor descriptor: "16" when every dimension is a multiple of 16
+  // (the launch checks its alignments).
+  if (const TensorDescriptor *D = A.descriptor())
+    return std::all_of(D->Shape.begin(), D->Shape.end(),
+                       [](std::int64_t Dim) { return Dim % 16 == 0; })
+               ? "16"
+               : "";
   if (T.IsPointer)
     return A.address() % 16 == 0 ? "" : "none";
   if (!isSpecializedInteger(T))
@@ -218,9 +225,8 @@ Specialization specialize(const JitKernelState &K, const LaunchOptions &Options,
   Specialization Spec;
   for (std::size_t I = 0; I < K.RuntimeParams.size(); ++I) {
     const tilec::ParamSignature &P = K.Sig.params[K.RuntimeParams[I]];
-    const TileType &T = Args[I].type();
     if (P.type.empty())
-      Spec.Signature.push_back(P.name + "=" + T.str());
+      Spec.Signature.push_back(P.name + "=" + Args[I].typeName());
     if (const char *Class = valueClass(Args[I]); *Class)
       Spec.Specializations.push_back(P.name + "=" + Class);
   }
@@ -258,10 +264,10 @@ void checkArgs(const JitKernelState &K, const Arg *Args, std::size_t Count) {
                 std::to_string(Count));
   for (std::size_t I = 0; I < Count; ++I) {
     const tilec::ParamSignature &P = K.Sig.params[K.RuntimeParams[I]];
-    if (!P.type.empty() && P.type != Args[I].type().str())
+    if (!P.type.empty() && P.type != Args[I].typeName())
       throw Error("argument " + std::to_string(I + 1) + " '" + P.name + "' of " +
                   K.Sig.name + ": expected " + P.type + ", got " +
-                  Args[I].type().str());
+                  Args[I].typeName());
   }
 }
 
@@ -462,7 +468,7 @@ std::string tuneKey(const JitKernelState &K, const Specialization &Spec,
       Found = true;
       const TileType &T = Args[I].type();
       if (T.IsPointer)
-        Key += T.str();
+        Key += Args[I].typeName();
       else if (T.Elem == ScalarKind::I1 || isSpecializedInteger(T))
         Key += std::to_string(Args[I].intValue());
       else
@@ -591,6 +597,11 @@ void fastKey(const JitKernelState &K, const LaunchOptions &Options, const Arg *A
     Key += static_cast<char>(T.IsPointer);
     Key += valueClass(Args[I]);
     Key += '\0';
+    if (const TensorDescriptor *D = Args[I].descriptor()) {
+      appendBytes(Key, D->BlockShape.size());
+      for (std::int64_t Dim : D->BlockShape)
+        appendBytes(Key, Dim);
+    }
   }
   for (const std::vector<std::size_t> *Indices : {&K.KeyArgs, &K.HeuristicArgs})
     for (std::size_t I : *Indices)

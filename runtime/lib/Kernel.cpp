@@ -6,11 +6,18 @@
 #include "tile/Error.h"
 
 #include <array>
+#include <vector>
 
 namespace tile {
 
 void Kernel::launchImpl(const Grid &G, const Stream &S, const Arg *Args,
                         std::size_t Count) const {
+  std::vector<Arg> Expanded;
+  if (Sig.needsExpansion(Args, Count)) {
+    Expanded = Sig.expandDescriptors(Args, Count);
+    Args = Expanded.data();
+    Count = Expanded.size();
+  }
   Sig.check(Args, Count);
   if (G.X == 0 || G.Y == 0 || G.Z == 0)
     throw Error("launch of " + Info->Name + ": grid (" + std::to_string(G.X) +

@@ -156,6 +156,26 @@ ParamInfo readParam(const SchemaReader &R, const Value &V,
       R.fail(*EqV, EqPath, "a parameter cannot be both 'divisibility' and 'equal_to'");
     P.EqualToOne = true;
   }
+  if (const Value *DescV = V.find("descriptor")) {
+    std::string DescPath = SchemaReader::join(Path, "descriptor");
+    R.expectKind(*DescV, DescPath, Value::Kind::String, "a string");
+    if (DescV->Str.empty() || P.Name.rfind(DescV->Str + ".", 0) != 0)
+      R.fail(*DescV, DescPath,
+             "expected the name of the descriptor that '" + P.Name + "' is a part of");
+    P.Descriptor = DescV->Str;
+  }
+  if (const Value *BlockV = V.find("block_shape")) {
+    std::string BlockPath = SchemaReader::join(Path, "block_shape");
+    R.expectKind(*BlockV, BlockPath, Value::Kind::Array, "an array");
+    if (P.Descriptor.empty() || !P.Type.IsPointer || BlockV->Items.empty() ||
+        BlockV->Items.size() > 5)
+      R.fail(*BlockV, BlockPath,
+             "'block_shape' belongs on the base of a tensor descriptor, with 1 to 5 "
+             "dimensions");
+    for (std::size_t I = 0; I < BlockV->Items.size(); ++I)
+      P.BlockShape.push_back(
+          R.integer(BlockV->Items[I], SchemaReader::index(BlockPath, I), 1, 1 << 20));
+  }
   return P;
 }
 
@@ -255,9 +275,21 @@ void KernelInfo::checkSharedBytes(std::size_t MaxBytes,
 
 std::string KernelInfo::paramList() const {
   std::string Out;
-  for (const ParamInfo &P : Params)
-    Out += (Out.empty() ? "" : ", ") + P.Name + ": " + P.Type.str();
+  for (const ParamInfo &P : Params) {
+    if (!P.Descriptor.empty() && P.BlockShape.empty())
+      continue; // Shown with its base.
+    Out += (Out.empty() ? "" : ", ") +
+           (P.Descriptor.empty() ? P.Name + ": " + P.Type.str()
+                                 : P.Descriptor + ": " + descriptorTypeName(P));
+  }
   return Out;
+}
+
+std::string descriptorTypeName(const ParamInfo &Base) {
+  std::string Out = "tensordesc<" + TileType{Base.Type.Elem, false}.str() + "[";
+  for (std::size_t I = 0; I < Base.BlockShape.size(); ++I)
+    Out += (I ? ", " : "") + std::to_string(Base.BlockShape[I]);
+  return Out + "]>";
 }
 
 ModuleMetadata ModuleMetadata::parse(std::string_view Json,

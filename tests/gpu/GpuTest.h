@@ -98,6 +98,16 @@ std::vector<T> randomInts(std::size_t N, long long Lo, long long Hi,
   return Out;
 }
 
+/// The message of the tile::Error that \p Fn throws, or "(no error)".
+template <class F> std::string errorOf(F Fn) {
+  try {
+    Fn();
+  } catch (const tile::Error &E) {
+    return E.what();
+  }
+  return "(no error)";
+}
+
 /// Programs of Block elements that cover N.
 inline unsigned blocks(std::size_t N, std::int64_t Block) {
   return static_cast<unsigned>(

@@ -13,15 +13,7 @@ namespace {
 
 using LaunchErrorTest = gputest::GpuTest<>;
 
-/// Returns the message of the tile::Error that \p Fn throws.
-template <class F> std::string errorOf(F Fn) {
-  try {
-    Fn();
-  } catch (const tile::Error &E) {
-    return E.what();
-  }
-  return "(no error)";
-}
+using gputest::errorOf;
 
 TEST_F(LaunchErrorTest, WrongArgumentsThrowBeforeLaunch) {
   tile::Kernel K = loadExample("vector_add.ptx").kernel("add_kernel");

@@ -2,10 +2,14 @@
 //
 // kernels/memory.tile: masked loads with `other` and masked stores on 1-D,
 // 2-D (strided rows) and 3-D tiles; fp16/i8/i64/u8/fp64 memory; block
-// pointers with boundary_check, both padding options, and advance.
+// pointers with boundary_check, both padding options, and advance; tensor
+// descriptors made in the kernel and passed from the host
+// (kernels/host_desc.tile).
 //
 //===----------------------------------------------------------------------===//
 #include "GpuTest.h"
+
+#include <cmath>
 
 namespace {
 
@@ -233,6 +237,19 @@ TEST_F(BlockPointerTest, TensorDescriptorPadsWithNan) {
   checkPadding("desc_load_nan", true, "k_desc_load");
 }
 
+/// Checks that \p Out ([M, N]) is 1 + \p X (rows \p LD apart) moved down a
+/// row, row 0 reading zeros.
+void expectShiftedRows(const std::vector<float> &Out, const std::vector<float> &X,
+                       std::size_t N, std::size_t LD, const std::string &What) {
+  gputest::expectEqual(
+      Out,
+      [&](std::size_t I) {
+        std::size_t Row = I / N, Col = I % N;
+        return (Row == 0 ? 0.0f : X[(Row - 1) * LD + Col]) + 1.0f;
+      },
+      What);
+}
+
 TEST_F(BlockPointerTest, TensorDescriptorNegativeOffsetsAndStrides) {
   tile::Kernel K = kernel("desc_shift", "k_desc_shift");
   const std::size_t M = 37, N = 200, LD = 213; // Tiles [16, 64]: both edges ragged.
@@ -242,14 +259,76 @@ TEST_F(BlockPointerTest, TensorDescriptorNegativeOffsetsAndStrides) {
   K.launch(tile::Grid{gputest::blocks(M, K.info().constexprInt("R"))}, tile::Stream(),
            DX, DOut, I32(M), I32(N), I32(LD));
   Ctx->synchronize();
-  std::vector<float> Out = result(DOut, M * N, "tensor-descriptor store");
-  gputest::expectEqual(
-      Out,
-      [&](std::size_t I) {
-        std::size_t Row = I / N, Col = I % N;
-        return (Row == 0 ? 0.0f : X[(Row - 1) * LD + Col]) + 1.0f;
-      },
-      "1 + x moved down a row through tensor descriptors");
+  expectShiftedRows(result(DOut, M * N, "tensor-descriptor store"), X, N, LD,
+                    "1 + x moved down a row through tensor descriptors");
+}
+
+TEST_F(BlockPointerTest, HostTensorDescriptors) {
+  tile::Kernel K = kernel("host_desc_shift", "k_host_desc_shift");
+  const std::int64_t M = 37, N = 200, LD = 212; // Tiles [16, 64]: both edges ragged.
+  std::vector<float> X = examples::randomFloats(M * LD, -1, 1, 103);
+  auto DX = upload(X);
+  auto DOut = poisoned<float>(M * N + 256);
+  tile::TensorDescriptor XD(DX, {M, N}, {LD, 1}, {16, 64});
+  tile::TensorDescriptor OutD(DOut, {M, N}, {N, 1}, {16, 64});
+  tile::Grid Grid{gputest::blocks(M, 16)};
+  K.launch(Grid, tile::Stream(), XD, OutD, I32(N));
+  Ctx->synchronize();
+  expectShiftedRows(result(DOut, M * N, "host tensor-descriptor store"), X, N, LD,
+                    "1 + x moved down a row through host tensor descriptors");
+
+  // A descriptor that does not fit its parameter is refused before launch.
+  using gputest::errorOf;
+  EXPECT_EQ(errorOf([&] {
+              K.launch(Grid, tile::Stream(),
+                       tile::TensorDescriptor(DX, {M, N}, {LD, 1}, {32, 64}), OutD, I32(N));
+            }),
+            "argument 1 'x_desc' of k_host_desc_shift: the kernel was compiled for "
+            "blocks of [16, 64], the descriptor has [32, 64]");
+  EXPECT_EQ(errorOf([&] {
+              K.launch(Grid, tile::Stream(),
+                       tile::TensorDescriptor(DX, {M, N}, {LD + 1, 1}, {16, 64}), OutD,
+                       I32(N));
+            }),
+            "argument 1 'x_desc' of k_host_desc_shift: strides [213, 1]: stride 0 must "
+            "be a positive multiple of 16 bytes (4 elements)");
+  EXPECT_EQ(errorOf([&] { K.launch(Grid, tile::Stream(), DX, OutD, I32(N)); }),
+            "argument 1 'x_desc' of k_host_desc_shift: expected a tensor descriptor "
+            "(tensordesc<fp32[16, 64]>), got *fp32");
+  EXPECT_EQ(errorOf([&] { K.launch(Grid, tile::Stream(), XD, OutD); }),
+            "k_host_desc_shift expects 3 arguments (x_desc: tensordesc<fp32[16, 64]>, "
+            "out_desc: tensordesc<fp32[16, 64]>, N: i32), got 2");
+}
+
+TEST_F(BlockPointerTest, HostTensorDescriptorMatmul) {
+  tile::Kernel K = kernel("host_desc_matmul", "k_host_desc_matmul");
+  const std::int64_t M = 100, N = 72, Kd = 200; // Every edge ragged.
+  std::vector<float> AF = examples::randomFloats(M * Kd, -1, 1, 104);
+  std::vector<float> BF = examples::randomFloats(Kd * N, -1, 1, 105);
+  std::vector<tile::Half> A(AF.size()), B(BF.size());
+  for (std::size_t I = 0; I < A.size(); ++I)
+    A[I] = tile::Half::fromFloat(AF[I]);
+  for (std::size_t I = 0; I < B.size(); ++I)
+    B[I] = tile::Half::fromFloat(BF[I]);
+  auto DA = upload(A);
+  auto DB = upload(B);
+  auto DC = poisoned<float>(M * N + 256);
+  K.launch(tile::Grid{gputest::blocks(M, 64), gputest::blocks(N, 64)}, tile::Stream(),
+           tile::TensorDescriptor(DA, {M, Kd}, {Kd, 1}, {64, 32}),
+           tile::TensorDescriptor(DB, {Kd, N}, {N, 1}, {32, 64}),
+           tile::TensorDescriptor(DC, {M, N}, {N, 1}, {64, 64}), I32(Kd));
+  Ctx->synchronize();
+  std::vector<float> C = result(DC, M * N, "host-descriptor matmul");
+  std::size_t Wrong = 0, First = 0;
+  for (std::int64_t I = 0; I < M; ++I)
+    for (std::int64_t J = 0; J < N; ++J) {
+      double Ref = 0;
+      for (std::int64_t L = 0; L < Kd; ++L)
+        Ref += double(A[I * Kd + L].toFloat()) * double(B[L * N + J].toFloat());
+      if (!(std::abs(C[I * N + J] - Ref) <= 1e-3 + 1e-3 * std::abs(Ref)) && Wrong++ == 0)
+        First = I * N + J;
+    }
+  EXPECT_EQ(Wrong, 0u) << "first wrong c[" << First << "] = " << C[First];
 }
 
 TEST_F(BlockPointerTest, OneDimensional) {

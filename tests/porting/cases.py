@@ -5,7 +5,8 @@ installed). Each Case describes one compilation and one launch:
 
 - `file`, `kernel`: a module of kernels/ and the @triton.jit function to launch;
 - `args`: the kernel's runtime parameters in the order of its signature (constexpr
-  parameters are not listed there): In/Out/InOut tensors, Scalar/Stride values and
+  parameters are not listed there): In/Out/InOut tensors (DescIn/DescOut: passed as
+  host tensor descriptors, Triton's TensorDescriptor), Scalar/Stride values and
   NoneArg (a pointer passed as None, which Triton turns into a constexpr None and tilec
   gets as -D NAME=None);
 - `sizes`: the problem's sizes; shapes, scalar values and the grid are Python
@@ -130,6 +131,23 @@ class InOut(Out):
     def __init__(self, name, shape, dtype, init=None, atol=None, rtol=None, transposed=False):
         super().__init__(name, shape, dtype, init or randn(), atol, rtol)
         self.transposed = transposed
+
+
+class DescIn(In):
+    """An input tensor passed as a host tensor descriptor (Triton's TensorDescriptor)
+    with block shape `block` (expressions over the sizes and constexprs)."""
+
+    def __init__(self, name, shape, dtype, block, init=None):
+        super().__init__(name, shape, dtype, init)
+        self.block = list(block)
+
+
+class DescOut(Out):
+    """An output tensor passed as a host tensor descriptor; compared after the launch."""
+
+    def __init__(self, name, shape, dtype, block, init=POISON, atol=None, rtol=None):
+        super().__init__(name, shape, dtype, init, atol, rtol)
+        self.block = list(block)
 
 
 class Scalar(Arg):
@@ -264,7 +282,11 @@ def signature(case):
     """tilec's --signature for the case, specialized as Triton specializes the launch."""
     parts = []
     for a in case.args:
-        if isinstance(a, In):
+        if isinstance(a, (DescIn, DescOut)):
+            block = ", ".join(str(int(case.eval(b))) for b in a.block)
+            divisible = all(int(case.eval(d)) % 16 == 0 for d in a.shape)
+            parts.append(f"{a.name}=tensordesc<{a.dtype}[{block}]>" + (":16" if divisible else ""))
+        elif isinstance(a, In):
             parts.append(f"{a.name}=*{a.dtype}:16")
         elif isinstance(a, (Scalar, Stride)):
             value = case.scalar_value(a)
@@ -698,6 +720,25 @@ case("matmul_descriptor", "matmul_descriptor.py", "matmul_descriptor_kernel",
      torch_ref="torch.matmul(a_ptr, b_ptr)",
      idioms="tl.make_tensor_descriptor built in the kernel, desc.load/desc.store, desc.dtype, "
             "triton.set_allocator at import")
+
+_host_desc_mm = dict(
+    args=[DescIn("a_desc", ["M", "K"], "fp16", ["BLOCK_M", "BLOCK_K"]),
+          DescIn("b_desc", ["K", "N"], "fp16", ["BLOCK_K", "BLOCK_N"]),
+          DescOut("c_desc", ["M", "N"], "fp16", ["BLOCK_M", "BLOCK_N"]),
+          Scalar("M", "M"), Scalar("N", "N"), Scalar("K", "K")],
+    constexprs=dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64), num_warps=8, num_stages=3,
+    grid=["cdiv(M, BLOCK_M)", "cdiv(N, BLOCK_N)"], torch_ref="torch.matmul(a_desc, b_desc)",
+    **MATMUL16)
+
+case("matmul_host_descriptor", "matmul_host_descriptor.py", "matmul_host_descriptor_kernel",
+     sizes=dict(M=4096, N=4096, K=4096), **_host_desc_mm,
+     idioms="TensorDescriptor arguments made on the host (unannotated parameters typed "
+            "tensordesc<fp16[128, 64]> by the signature), desc.load/desc.store")
+
+case("matmul_host_descriptor_ragged", "matmul_host_descriptor.py", "matmul_host_descriptor_kernel",
+     sizes=dict(M=1000, N=1000, K=1000), **_host_desc_mm,
+     idioms="host TensorDescriptors whose tensors end inside a block (zeros read past "
+            "every edge, stores clipped)")
 
 case("matmul_persistent", "matmul_persistent.py", "matmul_persistent_kernel",
      sizes=dict(M=4096, N=4096, K=4096), args=_mm_args,

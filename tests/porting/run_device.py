@@ -302,6 +302,12 @@ def triton_launcher(case, values):
     kwargs["num_stages"] = case.num_stages
     for k, v in case.constexprs.items():  # heuristics are left to @triton.heuristics
         kwargs[k] = constexpr_for_triton(tl, v)
+    for a in case.args:
+        if isinstance(a, (registry.DescIn, registry.DescOut)):
+            from triton.tools.tensor_descriptor import TensorDescriptor
+            t = values[a.name]
+            kwargs[a.name] = TensorDescriptor(t, list(t.shape), list(t.stride()),
+                                              [int(case.eval(b)) for b in a.block])
     grid = case.grid_dims()
 
     def launch():
@@ -334,9 +340,16 @@ def tilec_launcher(torch, driver, loaded, case, values):
         driver.set_dynamic_shared(fn, shared)
     keep, slots = [], []
     for p in k["params"]:
-        if p["name"] not in values:
+        if "descriptor" in p:
+            # A host tensor descriptor's part: its tensor's base, shape or strides.
+            t = values[p["descriptor"]]
+            part = p["name"][len(p["descriptor"]) + 1:]
+            v = (t if part == "base" else t.shape[int(part[5:])] if part.startswith("shape")
+                 else t.stride(int(part[6:])))
+        elif p["name"] not in values:
             raise KeyError(f"metadata parameter {p['name']} is no argument of the case")
-        v = values[p["name"]]
+        else:
+            v = values[p["name"]]
         ty = p["type"]
         if ty.startswith("*"):
             if not isinstance(v, torch.Tensor):

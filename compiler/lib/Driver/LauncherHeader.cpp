@@ -132,6 +132,14 @@ std::string tilec::emitLauncherHeader(const CompileResult &result,
     const llvm::json::Array *list = kernel->getArray("params");
     for (const llvm::json::Value &param : list ? *list : llvm::json::Array()) {
       const llvm::json::Object *p = param.getAsObject();
+      if (std::optional<llvm::StringRef> descriptor = p->getString("descriptor")) {
+        // A host tensor descriptor: one argument for its parts, on its base.
+        if (p->getArray("block_shape")) {
+          params += ", const tile::TensorDescriptor &" + cppName(*descriptor);
+          args += ", " + cppName(*descriptor);
+        }
+        continue;
+      }
       llvm::StringRef type = p->getString("type").value_or("");
       std::string paramName = cppName(p->getString("name").value_or(""));
       bool pointer = type.consume_front("*");

@@ -113,6 +113,13 @@ void tilec::writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
                 json.attribute("type", param.type.str());
                 if (param.type.isPointer())
                   json.attribute("align", int64_t(param.align));
+                if (!param.descriptor.empty())
+                  json.attribute("descriptor", param.descriptor);
+                if (!param.descriptorBlockShape.empty())
+                  json.attributeArray("block_shape", [&] {
+                    for (int64_t dim : param.descriptorBlockShape)
+                      json.value(dim);
+                  });
                 if (param.specialization == 16)
                   json.attribute("divisibility", int64_t(16));
                 else if (param.specialization == 1)

@@ -174,7 +174,12 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
       int64_t size = type->isPointer()
                          ? 8
                          : std::max<int64_t>(1, getBitWidth(type->getElement()) / 8);
-      paramBytes = llvm::alignTo(paramBytes, size) + size;
+      int64_t align = size;
+      if (type->isTensorDescriptor()) { // Its base, shape and strides.
+        size = 8 * (1 + 2 * static_cast<int64_t>(type->getShape().size()));
+        align = 8;
+      }
+      paramBytes = llvm::alignTo(paramBytes, align) + size;
       if (paramBytes > kMaxKernelParamBytes) {
         diag.error(param.loc, "the parameters of kernel '" + def.getName() +
                                   "' need more than the " +
@@ -231,6 +236,19 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
                                 param.name + "=TYPE, or launch the kernel through "
                                 "the JIT, which takes it from the argument");
       scope[param.name].poisoned = true;
+      continue;
+    }
+    if (type && type->isTensorDescriptor()) {
+      if (specialization && specialization->second != 16)
+        diag.error(param.loc, "--specialize " + param.name + ": '" + param.name +
+                                  "' of kernel '" + def.getName() +
+                                  "' is a tensor descriptor: only =16 (every dimension "
+                                  "a multiple of 16) applies to it");
+      if (define)
+        diag.error(param.loc, "-D " + param.name + ": '" + param.name +
+                                  "' is a runtime parameter of kernel '" + def.getName() +
+                                  "', not a constexpr");
+      bindHostDescriptor(param, *type, specialization != nullptr, *instance);
       continue;
     }
     switch (param.annotation) {

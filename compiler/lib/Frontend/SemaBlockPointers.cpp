@@ -19,6 +19,16 @@
 // store with every dimension checked. No TMA yet: the same masked loads and
 // stores as a block pointer's.
 //
+// A host tensor descriptor parameter (`--signature a=tensordesc<fp16[64,
+// 64]>`, Triton's TensorDescriptor argument) is the same descriptor made of
+// kernel parameters: "a.base", "a.shape<d>" and "a.stride<d>" (which the
+// runtime fills from one tile::TensorDescriptor argument). As Triton's, a
+// host descriptor has a 16-byte aligned base and strides of whole 16 bytes
+// but the last, which is 1 (the runtime checks them): the kernel assumes
+// so. `tensordesc<...>:16` also assumes every dimension a multiple of 16, as
+// Triton specializes integers (the loads' masks are then constant along
+// 16 elements, so they stay vectorized).
+//
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
 
@@ -154,11 +164,13 @@ static BuiltinCallExpr *asBlockPointer(Expr &expr, llvm::StringRef what, bool de
   std::string got = value ? value->str() : expr.getType().str();
   if (descriptor)
     diag.error(expr.getLoc(),
-               what + " expects a tensor descriptor made in the kernel by "
-                      "tl.make_tensor_descriptor, got " +
+               what + " expects a tensor descriptor (made in the kernel by "
+                      "tl.make_tensor_descriptor, or passed from the host), got " +
                    got +
                    (expr.getType().isPointer() && expr.getType().isScalar()
-                        ? " (descriptors passed from the host are not supported yet)"
+                        ? " (a parameter that receives a host TensorDescriptor is typed "
+                          "tensordesc<ELEMENT[BLOCK...]>: --signature NAME=tensordesc<"
+                          "fp16[64, 64]>, or the JIT's tile::TensorDescriptor argument)"
                         : ""));
   else
     diag.error(expr.getLoc(),
@@ -486,4 +498,71 @@ ExprPtr Sema::typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
   }
   args[boundaryIndex] = makeConstant(loc, ConstValue::getTuple({}));
   return typeMemoryOp(builtin, loc, std::move(args));
+}
+
+void Sema::bindHostDescriptor(const Param &param, const Type &type, bool shapesDivisible,
+                              KernelInstance &instance) {
+  SourceLoc loc = param.loc;
+  size_t rank = type.getShape().size();
+  ScalarKind elem = type.getElement();
+  // The parts are parameters whose scope names ("$a.base") no source name
+  // can reach.
+  auto addPart = [&](const std::string &part, Type partType) -> ExprPtr {
+    KernelParam kp;
+    kp.name = param.name + "." + part;
+    kp.loc = loc;
+    kp.type = partType;
+    kp.descriptor = param.name;
+    if (partType.isPointer()) {
+      kp.align = kPointerArgAlignment;
+      kp.descriptorBlockShape.assign(type.getShape().begin(), type.getShape().end());
+    }
+    kp.var = instance.createVariable(kp.name, loc);
+    std::string scoped = "$" + kp.name;
+    variables[scoped] = kp.var;
+    scope[scoped] = Binding{ConstValue(), kp.var, kp.type, false};
+    instance.params.push_back(std::move(kp));
+    NameExpr ref(loc, scoped, nullptr);
+    return analyzeName(ref);
+  };
+  std::vector<ExprPtr> args;
+  args.push_back(addPart("base", Type::getScalar(elem, /*pointer=*/true)));
+  std::vector<ExprPtr> shape, strides;
+  for (size_t dim = 0; dim < rank; ++dim) {
+    shape.push_back(addPart("shape" + std::to_string(dim), Type::getScalar(ScalarKind::I64)));
+    if (shapesDivisible) // Checked at launch as any --specialize.
+      instance.params.back().specialization = 16;
+  }
+  // Strides of whole 16 bytes, in elements (at least 1).
+  int64_t multiple = std::max<int64_t>(1, 128 / std::max(1u, getBitWidth(elem)));
+  for (size_t dim = 0; dim < rank; ++dim) {
+    ExprPtr stride = addPart("stride" + std::to_string(dim), Type::getScalar(ScalarKind::I64));
+    if (dim + 1 < rank && multiple > 1 && stride) {
+      std::vector<ExprPtr> hint;
+      Type strideType = stride->getType();
+      hint.push_back(std::move(stride));
+      hint.push_back(makeConstant(loc, ConstValue::getInt(multiple)));
+      stride = makeCall(loc, Builtin::MultipleOf, std::move(hint), strideType);
+    }
+    strides.push_back(std::move(stride));
+  }
+  if (llvm::any_of(args, [](const ExprPtr &e) { return !e; }) ||
+      llvm::any_of(shape, [](const ExprPtr &e) { return !e; }) ||
+      llvm::any_of(strides, [](const ExprPtr &e) { return !e; }))
+    return;
+  // The last stride is 1: a constant, so that the last dimension is
+  // contiguous to the analyses.
+  strides.back() = coerce(makeConstant(loc, ConstValue::getInt(1)), ScalarKind::I64, {});
+  args.push_back(std::make_unique<TupleExpr>(loc, std::move(shape), /*list=*/false));
+  args.push_back(std::make_unique<TupleExpr>(loc, std::move(strides), /*list=*/false));
+  std::vector<ConstValue> block;
+  for (int64_t dim : type.getShape())
+    block.push_back(ConstValue::getInt(dim));
+  args.push_back(makeConstant(loc, ConstValue::getTuple(std::move(block))));
+  args.push_back(makeConstant(
+      loc, ConstValue::getString(type.getPadding() == Type::Padding::NaN ? "nan" : "zero")));
+  if (ExprPtr descriptor = typeMakeTensorDescriptor(loc, std::move(args)))
+    bindBlockPointer(param.name, loc, std::move(descriptor));
+  else
+    scope[param.name].poisoned = true;
 }

@@ -317,6 +317,12 @@ private:
   ExprPtr advanceBlockPointer(SourceLoc loc, BuiltinCallExpr &bptr, ExprPtr offsets,
                               llvm::StringRef what);
   ExprPtr typeMakeTensorDescriptor(SourceLoc loc, std::vector<ExprPtr> args);
+  /// Kernel parameter `param` of host tensor descriptor type `type`: adds
+  /// its parts to `instance`'s parameters (KernelParam::descriptor) and
+  /// binds `param`'s name to the descriptor they make. With
+  /// `shapesDivisible`, every dimension is assumed a multiple of 16.
+  void bindHostDescriptor(const Param &param, const Type &type, bool shapesDivisible,
+                          KernelInstance &instance);
   /// tl.inline_asm_elementwise (SemaInlineAsm.cpp).
   ExprPtr typeInlineAsm(SourceLoc loc, std::vector<ExprPtr> args);
   /// desc.load(offsets) / desc.store(offsets, value): a block-pointer access

@@ -2,7 +2,8 @@
 //
 // The text forms of SemaOptions that the command line and the compiler
 // library accept: `NAME=VALUE` constexpr values, `NAME=16|1|none`
-// specializations and `NAME=TYPE[:16|:1|:none]` signatures.
+// specializations and `NAME=TYPE[:16|:1|:none]` signatures, whose types
+// include Triton's host tensor descriptors (`tensordesc<fp16[64, 64]>`).
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Frontend/Sema.h"
@@ -116,12 +117,52 @@ bool tilec::parseSpecializations(
   return true;
 }
 
+/// `text` cut at the commas outside brackets (`<...>`, `[...]`).
+static llvm::SmallVector<llvm::StringRef> splitTopLevel(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> items;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    depth += (c == '<' || c == '[') - (c == '>' || c == ']');
+    if (c == ',' && depth == 0) {
+      items.push_back(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  items.push_back(text.substr(start));
+  llvm::erase_if(items, [](llvm::StringRef item) { return item.trim().empty(); });
+  return items;
+}
+
+/// Triton's signature type of a host tensor descriptor, `tensordesc<fp16[64,
+/// 64]>`: a tensor descriptor of that element and block shape (zeros where
+/// a block leaves the tensor). None when `text` is not of that form.
+static std::optional<Type> parseTensorDescriptorType(llvm::StringRef text) {
+  if (!text.consume_front("tensordesc<") || !text.consume_back(">"))
+    return std::nullopt;
+  auto [elemText, dimsText] = text.split('[');
+  std::optional<ScalarKind> elem = parseScalarKindName(elemText.trim());
+  dimsText = dimsText.trim();
+  if (!elem || !dimsText.consume_back("]"))
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef> dims;
+  dimsText.split(dims, ',');
+  Shape blockShape;
+  for (llvm::StringRef dim : dims) {
+    int64_t value;
+    if (dim.trim().getAsInteger(10, value) || value <= 0)
+      return std::nullopt;
+    blockShape.push_back(value);
+  }
+  return Type::getBlockPointer(*elem, blockShape, Type::Padding::Zero);
+}
+
 bool tilec::parseSignature(
     llvm::StringRef text, std::vector<std::pair<std::string, Type>> &signature,
     std::vector<std::pair<std::string, unsigned>> &specializations,
     std::string &error) {
-  llvm::SmallVector<llvm::StringRef> items;
-  text.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  llvm::SmallVector<llvm::StringRef> items = splitTopLevel(text);
   if (items.empty()) {
     error = "expected NAME=TYPE items separated by commas";
     return false;
@@ -129,6 +170,30 @@ bool tilec::parseSignature(
   for (llvm::StringRef item : items) {
     auto [name, rest] = item.split('=');
     name = name.trim();
+    if (rest.trim().starts_with("tensordesc")) {
+      // `:16`: every dimension of the tensor is a multiple of 16.
+      auto [typeText, suffix] = rest.trim().rsplit('>');
+      std::optional<Type> descriptor =
+          parseTensorDescriptorType((typeText + ">").str());
+      suffix = suffix.trim();
+      bool divisible = suffix.consume_front(":") && suffix.trim() == "16";
+      if (!isIdentifier(name) || !descriptor || (!suffix.empty() && !divisible)) {
+        error = "expected NAME=tensordesc<ELEMENT[BLOCK0, BLOCK1, ...]> (a host "
+                "tensor descriptor, such as a=tensordesc<fp16[64, 64]>), optionally "
+                "followed by :16 (every dimension a multiple of 16), got '" +
+                item.trim().str() + "'";
+        return false;
+      }
+      if (divisible && !addSpecialization(name, 16, specializations, error))
+        return false;
+      for (const auto &[other, ignored] : signature)
+        if (other == name) {
+          error = "'" + name.str() + "' is given twice";
+          return false;
+        }
+      signature.push_back({name.str(), *descriptor});
+      continue;
+    }
     auto [typeText, suffix] = rest.split(':');
     typeText = typeText.trim();
     bool pointer = typeText.consume_front("*");
@@ -138,7 +203,8 @@ bool tilec::parseSignature(
     if (!item.contains('=') || !isIdentifier(name) || !kind ||
         (item.contains(':') && !number)) {
       error = "expected NAME=TYPE with a scalar or pointer type (n=i32, "
-              "x_ptr=*fp16), optionally followed by :16, :1 or :none, got '" +
+              "x_ptr=*fp16) or a tensor descriptor (a=tensordesc<fp16[64, 64]>), "
+              "optionally followed by :16, :1 or :none, got '" +
               item.trim().str() + "'";
       return false;
     }

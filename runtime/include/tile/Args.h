@@ -2,7 +2,8 @@
 //-*-===//
 //
 // A tile::Arg is one kernel argument: its tile-language type and its bytes.
-// Scalars, device buffers and raw device pointers convert to it implicitly.
+// Scalars, device buffers, raw device pointers and host tensor descriptors
+// convert to it implicitly.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILE_ARGS_H
@@ -12,8 +13,11 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace tile {
 
@@ -48,6 +52,33 @@ private:
   std::uint64_t Address;
 };
 
+/// A host tensor descriptor, Triton's TensorDescriptor: a tensor in device
+/// memory (base, shape and strides in elements) read and written in blocks
+/// of BlockShape, the argument of a `tensordesc<fp16[64, 64]>` parameter.
+/// As Triton's (and the tensor memory accelerator's), the base is 16-byte
+/// aligned, the last stride is 1 and the other strides are whole 16 bytes;
+/// a launch checks it all, and the block shape against the parameter's.
+struct TensorDescriptor {
+  /// A descriptor of the tensor at \p Base.
+  TensorDescriptor(DevicePtr Base, std::vector<std::int64_t> Shape,
+                   std::vector<std::int64_t> Strides,
+                   std::vector<std::int64_t> BlockShape)
+      : Base(Base), Shape(std::move(Shape)), Strides(std::move(Strides)),
+        BlockShape(std::move(BlockShape)) {}
+  /// A descriptor of the tensor in \p Buffer.
+  template <class T>
+  TensorDescriptor(const DeviceBuffer<T> &Buffer, std::vector<std::int64_t> Shape,
+                   std::vector<std::int64_t> Strides,
+                   std::vector<std::int64_t> BlockShape)
+      : TensorDescriptor(DevicePtr(Buffer.devicePtr(), scalarKindOf<T>()),
+                         std::move(Shape), std::move(Strides), std::move(BlockShape)) {}
+
+  DevicePtr Base;                       ///< The element at index 0.
+  std::vector<std::int64_t> Shape;      ///< Elements along each dimension.
+  std::vector<std::int64_t> Strides;    ///< Elements between neighbours.
+  std::vector<std::int64_t> BlockShape; ///< One load or store.
+};
+
 /// One kernel argument, passed by value.
 class Arg {
 public:
@@ -71,6 +102,18 @@ public:
   /// The address \p Ptr holds, typed "*<T>".
   template <class T>
   Arg(const TypedPtr<T> &Ptr) noexcept : Arg(DevicePtr(Ptr.address(), scalarKindOf<T>())) {}
+  /// A host tensor descriptor (a copy): the launch passes its base, shape
+  /// and strides as the parameters of the descriptor.
+  Arg(const TensorDescriptor &Desc)
+      : Type{Desc.Base.Elem, true}, Desc(std::make_shared<TensorDescriptor>(Desc)) {
+    std::memcpy(Bytes, &Desc.Base.Address, sizeof(Desc.Base.Address));
+  }
+
+  /// The tensor descriptor this argument holds, or nullptr.
+  const TensorDescriptor *descriptor() const noexcept { return Desc.get(); }
+  /// The type as a signature spells it: "*fp32", "i32", or for a tensor
+  /// descriptor "tensordesc<fp16[64, 64]>".
+  std::string typeName() const;
 
   /// The argument's tile-language type.
   const TileType &type() const noexcept { return Type; }
@@ -90,6 +133,7 @@ public:
 private:
   TileType Type;
   alignas(8) unsigned char Bytes[8] = {};
+  std::shared_ptr<const TensorDescriptor> Desc;
 };
 
 } // namespace tile

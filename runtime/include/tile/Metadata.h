@@ -21,6 +21,11 @@
 
 namespace tile {
 
+struct ParamInfo;
+/// The signature type of the host tensor descriptor whose base is \p Base:
+/// "tensordesc<fp16[64, 64]>".
+std::string descriptorTypeName(const ParamInfo &Base);
+
 /// One kernel (PTX) parameter: constexpr parameters are not among them.
 struct ParamInfo {
   std::string Name;   ///< The parameter's name in the .tile source.
@@ -32,6 +37,12 @@ struct ParamInfo {
   /// Integer parameters compiled with `--specialize NAME=1`: every argument
   /// must equal 1.
   bool EqualToOne = false;
+  /// The parts of a host tensor descriptor parameter `a` ("a.base",
+  /// "a.shape<d>", "a.stride<d>", which one tile::TensorDescriptor argument
+  /// fills): the descriptor's name ("a"); empty for other parameters.
+  std::string Descriptor;
+  /// The descriptor's base part: its block shape (one entry per dimension).
+  std::vector<std::int64_t> BlockShape;
 };
 
 /// The value of a constexpr parameter the kernel was compiled with;
@@ -57,7 +68,8 @@ struct KernelInfo {
   /// Returns the integer constexpr \p Name; throws tile::Error when it is
   /// missing or not an integer.
   std::int64_t constexprInt(std::string_view Name) const;
-  /// Returns the parameters as "x_ptr: *fp32, n_elements: i32".
+  /// Returns the parameters as "x_ptr: *fp32, n_elements: i32" (a host
+  /// tensor descriptor's parts as one "a: tensordesc<fp16[64, 64]>").
   std::string paramList() const;
   /// True when the kernel needs more dynamic shared memory than a launch
   /// gets without opting in (48 KiB), so its maximum must be raised first.

@@ -26,6 +26,18 @@ public:
   /// "argument 2 'y_ptr' of add_kernel: expected *fp32, got *fp16", or a
   /// pointer not aligned as the compiler assumed.
   void check(const Arg *Args, std::size_t Count) const;
+  /// Whether the kernel has a host tensor descriptor parameter or \p Args
+  /// holds a tile::TensorDescriptor: launches then go through
+  /// expandDescriptors.
+  bool needsExpansion(const Arg *Args, std::size_t Count) const noexcept;
+  /// \p Args with each tile::TensorDescriptor replaced by the parameters
+  /// it fills (base, shape, strides), which check() then checks. Throws
+  /// tile::Error when the count differs (a descriptor counting once), a
+  /// descriptor meets another parameter or the other way round, or a
+  /// descriptor does not fit its parameter: element type, rank, block shape,
+  /// a base not 16-byte aligned, a last stride other than 1, other strides
+  /// not whole 16 bytes, or a dimension outside [1, 2^32].
+  std::vector<Arg> expandDescriptors(const Arg *Args, std::size_t Count) const;
 
 private:
   const KernelInfo *Info;

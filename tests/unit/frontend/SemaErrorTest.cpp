@@ -267,9 +267,11 @@ TEST(SemaErrors, KernelLevelErrors) {
        "[16, 16])\n",
        "test.tile:3:50: error: the last stride of a tensor descriptor must be 1, got 2"},
       {"@jit\ndef k(x: *fp32):\n    x.store([0], 1.0)\n",
-       "test.tile:3:5: error: store expects a tensor descriptor made in the kernel by "
-       "tl.make_tensor_descriptor, got *fp32 (descriptors passed from the host are not "
-       "supported yet)"},
+       "test.tile:3:5: error: store expects a tensor descriptor (made in the kernel by "
+       "tl.make_tensor_descriptor, or passed from the host), got *fp32 (a parameter that "
+       "receives a host TensorDescriptor is typed tensordesc<ELEMENT[BLOCK...]>: "
+       "--signature NAME=tensordesc<fp16[64, 64]>, or the JIT's tile::TensorDescriptor "
+       "argument)"},
       {"@jit\ndef k(x: *i32, n: i32):\n    d = tl.make_tensor_descriptor(x, [n], [1], [16], "
        "padding_option=\"nan\")\n",
        "test.tile:3:69: error: padding_option of make_tensor_descriptor must be \"zero\" or "

@@ -218,6 +218,24 @@ TEST(Metadata, ParamAndConstexprErrors) {
   EXPECT_EQ(Kernel(R"([{"name": "p", "type": "*i8", "align": 12}])"),
             "m.json:2:150: kernels[0].params[0].align: expected a power of "
             "two, got 12");
+  // Host tensor descriptors: parts name their descriptor; the base holds
+  // the block shape.
+  auto Has = [](const std::string &Text, const std::string &Part) {
+    return Text.find(Part) != std::string::npos;
+  };
+  EXPECT_TRUE(Has(Kernel(R"([{"name": "a.base", "type": "*fp16", "descriptor": "b"}])"),
+                  "kernels[0].params[0].descriptor: expected the name of the descriptor "
+                  "that 'a.base' is a part of"));
+  EXPECT_TRUE(Has(Kernel(R"([{"name": "p", "type": "*fp16", "block_shape": [64]}])"),
+                  "kernels[0].params[0].block_shape: 'block_shape' belongs on the base "
+                  "of a tensor descriptor, with 1 to 5 dimensions"));
+  EXPECT_TRUE(Has(Kernel(R"([{"name": "a.base", "type": "*fp16", "descriptor": "a",
+                              "block_shape": [64, 0]}])"),
+                  "kernels[0].params[0].block_shape[1]: expected an integer in [1, "));
+  EXPECT_EQ(Kernel(R"([{"name": "a.base", "type": "*fp16", "descriptor": "a",
+                       "block_shape": [64, 32]}, {"name": "a.shape0", "type": "i64",
+                       "descriptor": "a"}])"),
+            "(no error)");
   EXPECT_EQ(Kernel(R"([{"name": "p", "type": "*i8", "divisibility": 16}])"),
             "m.json:2:157: kernels[0].params[0].divisibility: 'divisibility' "
             "is only allowed on integer params");

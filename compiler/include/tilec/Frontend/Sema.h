@@ -109,6 +109,13 @@ struct KernelParam {
   /// Pointer parameters: the alignment in bytes the kernel assumes of the
   /// argument (16, or the element's size with `--specialize NAME=none`).
   unsigned align = 0;
+  /// A host tensor descriptor parameter `a` (`--signature
+  /// a=tensordesc<fp16[64, 64]>`) is passed as the parameters "a.base"
+  /// (*fp16), "a.shape<d>" and "a.stride<d>" (i64, in elements) for each
+  /// dimension d: each part names its descriptor here.
+  std::string descriptor;
+  /// The base part of a host tensor descriptor: its block shape.
+  std::vector<int64_t> descriptorBlockShape;
 };
 
 /// One kernel specialized for its constexpr values: the input of MLIRGen.

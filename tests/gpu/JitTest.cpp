@@ -1,6 +1,7 @@
 //===- JitTest.cpp - The JIT on the GPU -----------------------------------===//
 //
-// Triton-style kernels (unannotated parameters, @triton.autotune) launched
+// Triton-style kernels (unannotated parameters, host tensor descriptors,
+// @triton.autotune) launched
 // through tile::JitModule: results against CPU references, one compilation
 // per specialization, autotuning that leaves reset_to_zero / restore_value
 // arguments as one launch would, and launches captured into a CUDA graph
@@ -38,6 +39,12 @@ def add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
 def accumulate(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.atomic_add(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+@triton.jit
+def scale_desc(x_desc, out_desc, N, BN: tl.constexpr):
+    row = tl.program_id(0) * x_desc.block_shape[0]
+    for j in range(0, tl.cdiv(N, BN)):
+        out_desc.store([row, j * BN], x_desc.load([row, j * BN]) * 3.0)
 
 @autotune(configs=[config(BLOCK=256), config(BLOCK=2048, num_warps=8)], key=['n'],
           restore_value=['x_ptr'])
@@ -109,6 +116,34 @@ TEST_F(JitTest, MisalignedPointersGetTheirOwnSpecialization) {
   Ctx->synchronize();
   gputest::expectEqual(Out.toHost(), [&](std::size_t I) { return X[I + 1] * 2; },
                        "x[1:] + x[1:]");
+}
+
+TEST_F(JitTest, HostTensorDescriptorsTypeTheirParameters) {
+  tile::JitKernel Scale = Jit->kernel("scale_desc");
+  // 48 x 96: every dimension a multiple of 16 (specialized :16); then 37 x 100.
+  for (auto [M, N] : {std::pair<std::int64_t, std::int64_t>{48, 96}, {37, 100}}) {
+    std::vector<float> X = examples::randomFloats(M * N, -1, 1, M);
+    tile::DeviceBuffer<float> DX(*Ctx, M * N), Out(*Ctx, M * N);
+    DX.copyFromHost(X);
+    Out.fillBytes(0xFF);
+    Scale.launch(
+        [M](const tile::KernelInfo &) { return tile::Grid{gputest::blocks(M, 16)}; },
+        tile::Stream(), tile::LaunchOptions{{{"BN", 32}}, {}, {}},
+        tile::TensorDescriptor(DX, {M, N}, {N, 1}, {16, 32}),
+        tile::TensorDescriptor(Out, {M, N}, {N, 1}, {16, 32}), static_cast<std::int32_t>(N));
+    Ctx->synchronize();
+    gputest::expectEqual(Out.toHost(), [&](std::size_t I) { return X[I] * 3.0f; },
+                         "3 x through host descriptors, " + std::to_string(M) + " x " +
+                             std::to_string(N));
+  }
+  EXPECT_EQ(Scale.specializations(), 2u) << "divisible by 16, and not";
+  tile::Kernel K = Scale.specialize(
+      {{{"BN", 32}}, {}, {}},
+      {tile::TensorDescriptor(tile::DevicePtr(0, "fp32"), {48, 96}, {96, 1}, {16, 32}),
+       tile::TensorDescriptor(tile::DevicePtr(0, "fp32"), {48, 96}, {96, 1}, {16, 32}), 96});
+  EXPECT_EQ(K.info().paramList(), "x_desc: tensordesc<fp32[16, 32]>, out_desc: "
+                                  "tensordesc<fp32[16, 32]>, N: i32");
+  EXPECT_EQ(K.info().Params[1].Divisibility, 16u) << "x_desc.shape0, specialized";
 }
 
 TEST_F(JitTest, AutotuningZeroesResetToZeroArguments) {

@@ -272,7 +272,7 @@ TEST_F(BlockPointerTest, HostTensorDescriptors) {
   tile::TensorDescriptor XD(DX, {M, N}, {LD, 1}, {16, 64});
   tile::TensorDescriptor OutD(DOut, {M, N}, {N, 1}, {16, 64});
   tile::Grid Grid{gputest::blocks(M, 16)};
-  K.launch(Grid, tile::Stream(), XD, OutD, I32(N));
+  K.launch(Grid, tile::Stream(), XD, OutD);
   Ctx->synchronize();
   expectShiftedRows(result(DOut, M * N, "host tensor-descriptor store"), X, N, LD,
                     "1 + x moved down a row through host tensor descriptors");
@@ -281,23 +281,22 @@ TEST_F(BlockPointerTest, HostTensorDescriptors) {
   using gputest::errorOf;
   EXPECT_EQ(errorOf([&] {
               K.launch(Grid, tile::Stream(),
-                       tile::TensorDescriptor(DX, {M, N}, {LD, 1}, {32, 64}), OutD, I32(N));
+                       tile::TensorDescriptor(DX, {M, N}, {LD, 1}, {32, 64}), OutD);
             }),
             "argument 1 'x_desc' of k_host_desc_shift: the kernel was compiled for "
             "blocks of [16, 64], the descriptor has [32, 64]");
   EXPECT_EQ(errorOf([&] {
               K.launch(Grid, tile::Stream(),
-                       tile::TensorDescriptor(DX, {M, N}, {LD + 1, 1}, {16, 64}), OutD,
-                       I32(N));
+                       tile::TensorDescriptor(DX, {M, N}, {LD + 1, 1}, {16, 64}), OutD);
             }),
             "argument 1 'x_desc' of k_host_desc_shift: strides [213, 1]: stride 0 must "
             "be a positive multiple of 16 bytes (4 elements)");
-  EXPECT_EQ(errorOf([&] { K.launch(Grid, tile::Stream(), DX, OutD, I32(N)); }),
+  EXPECT_EQ(errorOf([&] { K.launch(Grid, tile::Stream(), DX, OutD); }),
             "argument 1 'x_desc' of k_host_desc_shift: expected a tensor descriptor "
             "(tensordesc<fp32[16, 64]>), got *fp32");
-  EXPECT_EQ(errorOf([&] { K.launch(Grid, tile::Stream(), XD, OutD); }),
-            "k_host_desc_shift expects 3 arguments (x_desc: tensordesc<fp32[16, 64]>, "
-            "out_desc: tensordesc<fp32[16, 64]>, N: i32), got 2");
+  EXPECT_EQ(errorOf([&] { K.launch(Grid, tile::Stream(), XD); }),
+            "k_host_desc_shift expects 2 arguments (x_desc: tensordesc<fp32[16, 64]>, "
+            "out_desc: tensordesc<fp32[16, 64]>), got 1");
 }
 
 TEST_F(BlockPointerTest, HostTensorDescriptorMatmul) {

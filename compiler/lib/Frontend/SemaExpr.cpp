@@ -11,6 +11,7 @@
 #include "tilec/Frontend/Heuristics.h"
 
 #include <algorithm>
+#include <functional>
 
 #include <limits>
 
@@ -712,6 +713,36 @@ ExprPtr Sema::analyzeSubscript(const SubscriptExpr &expr) {
       return nullptr;
     }
     return makeConstant(expr.getLoc(), tuple->getTuple()[i]);
+  }
+  // A tuple of runtime values (`desc.shape[0]`, `(a, b)[1]`): its element,
+  // when dropping the others drops no computation.
+  if (auto *tuple = llvm::dyn_cast<TupleExpr>(base.get());
+      tuple && indices.size() == 1 && !llvm::isa<SliceExpr>(indices[0].get())) {
+    ExprPtr indexExpr = analyzeExpr(*indices[0]);
+    std::optional<int64_t> index =
+        indexExpr ? requireConstInt(*indexExpr, "the index") : std::nullopt;
+    if (!index)
+      return nullptr;
+    std::vector<ExprPtr> elements = tuple->takeElements();
+    int64_t size = static_cast<int64_t>(elements.size());
+    int64_t i = *index < 0 ? *index + size : *index;
+    if (i < 0 || i >= size) {
+      diag.error(indices[0]->getLoc(), "index " + llvm::Twine(*index) +
+                                           " is out of range for a tuple of " +
+                                           llvm::Twine(size) + " values");
+      return nullptr;
+    }
+    std::function<bool(const Expr &)> isPlain = [&](const Expr &e) {
+      if (const auto *convert = llvm::dyn_cast<ConvertExpr>(&e))
+        return isPlain(convert->getOperand());
+      return llvm::isa<NameExpr, ConstantExpr>(e);
+    };
+    if (!llvm::all_of(elements, [&](const ExprPtr &e) { return isPlain(*e); })) {
+      diag.error(expr.getLoc(), "not supported yet: indexing a tuple of computed runtime "
+                                "values (unpack it, or assign the value first)");
+      return nullptr;
+    }
+    return std::move(elements[i]);
   }
   // Tiles: `x[:, None]`, `x[None, :]`: each None inserts a dimension.
   Type type = base->getType();

@@ -266,6 +266,12 @@ TEST(SemaErrors, KernelLevelErrors) {
       {"@jit\ndef k(x: *fp32, n: i32):\n    d = tl.make_tensor_descriptor(x, [n, n], [n, 2], "
        "[16, 16])\n",
        "test.tile:3:50: error: the last stride of a tensor descriptor must be 1, got 2"},
+      {"@jit\ndef k(x: *fp32, n: i32):\n    d = tl.make_tensor_descriptor(x, [n, n], [n, 1], "
+       "[16, 16])\n    tl.store(x, d.shape[2])\n",
+       "test.tile:4:25: error: index 2 is out of range for a tuple of 2 values"},
+      {"@jit\ndef k(x: *fp32, n: i32):\n    tl.store(x, (n + 1, n)[1])\n",
+       "test.tile:3:17: error: not supported yet: indexing a tuple of computed runtime values "
+       "(unpack it, or assign the value first)"},
       {"@jit\ndef k(x: *fp32):\n    x.store([0], 1.0)\n",
        "test.tile:3:5: error: store expects a tensor descriptor (made in the kernel by "
        "tl.make_tensor_descriptor, or passed from the host), got *fp32 (a parameter that "

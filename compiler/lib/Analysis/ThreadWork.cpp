@@ -2,7 +2,7 @@
 //
 // Weights: one per element for most ops; math that libdevice implements
 // (inlined function bodies of tens of instructions) counts 40; a dot counts
-// its K products per result element.
+// its K products per element of its result (K / 16 on tensor cores).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,8 +25,15 @@ static int64_t weightOf(Operation *op) {
     return 40;
   if (isa<math::ExpOp, math::Exp2Op, math::RsqrtOp>(op) && element && element.isF64())
     return 40;
-  if (auto dot = dyn_cast<tile::DotOp>(op))
-    return cast<RankedTensorType>(dot.getA().getType()).getShape().back();
+  if (auto dot = dyn_cast<tile::DotOp>(op)) {
+    int64_t k = cast<RankedTensorType>(dot.getA().getType()).getShape().back();
+    // On tensor cores one instruction makes at least 64 products per thread
+    // (mma.sync m16n8k16 over a warp); count 4 for it and its operand reads.
+    if (isa_and_nonnull<tilegpu::MmaEncodingAttr>(
+            cast<RankedTensorType>(dot.getType()).getEncoding()))
+      return std::max<int64_t>(1, k / 16);
+    return k;
+  }
   return 1;
 }
 
@@ -51,7 +58,14 @@ ThreadWork mlir::tilec::estimateThreadWork(Operation *func) {
       result.maxElements = perThread;
       result.largest = op;
     }
-    int64_t work = perThread * weightOf(op);
+    // A dot's products are K per element of its result, whatever the size of
+    // its operands.
+    int64_t work = weightOf(op);
+    if (auto dot = dyn_cast<tile::DotOp>(op))
+      work *= std::max<int64_t>(
+          1, cast<RankedTensorType>(dot.getType()).getNumElements() / threads);
+    else
+      work *= perThread;
     result.work += work;
     if (work > result.heaviestWork) {
       result.heaviestWork = work;

@@ -95,6 +95,9 @@ LoadedDriver load() {
 #undef TILE_RESOLVE
   if (!Ok)
     return D;
+  // Optional entry points: the runtime works without them.
+  A.cuFuncGetParamInfo = reinterpret_cast<decltype(A.cuFuncGetParamInfo)>(
+      ::dlsym(Lib, "cuFuncGetParamInfo"));
   if (CUresult Res = A.cuInit(0); Res != CUDA_SUCCESS) {
     D.Reason = "cuInit failed: " + errorText(A, Res);
     return D;

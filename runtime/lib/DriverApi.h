@@ -108,6 +108,9 @@ struct DriverApi {
                                  CUevent End); // _v2 where exported
   CUresult (*cuEventDestroy)(CUevent Event);   // _v2
   CUresult (*cuStreamWaitEvent)(CUstream Stream, CUevent Event, unsigned Flags);
+  /// CUDA 12.4 and later; nullptr with an older driver (optional).
+  CUresult (*cuFuncGetParamInfo)(CUfunction Function, std::size_t Index,
+                                 std::size_t *Offset, std::size_t *Size) = nullptr;
 };
 
 /// Returns the driver, loaded and initialized on first use; throws

@@ -12,13 +12,16 @@ namespace tile {
 
 void Kernel::launchImpl(const Grid &G, const Stream &S, const Arg *Args,
                         std::size_t Count) const {
+  // With tensor descriptors, expandDescriptors checks every argument (and
+  // names it by its place in the caller's list).
   std::vector<Arg> Expanded;
   if (Sig.needsExpansion(Args, Count)) {
     Expanded = Sig.expandDescriptors(Args, Count);
     Args = Expanded.data();
     Count = Expanded.size();
+  } else {
+    Sig.check(Args, Count);
   }
-  Sig.check(Args, Count);
   if (G.X == 0 || G.Y == 0 || G.Z == 0)
     throw Error("launch of " + Info->Name + ": grid (" + std::to_string(G.X) +
                 ", " + std::to_string(G.Y) + ", " + std::to_string(G.Z) +

@@ -11,6 +11,7 @@
 #include "Json.h"
 #include "tile/Error.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace tile {
@@ -229,6 +230,31 @@ KernelInfo readKernel(const SchemaReader &R, const Value &V,
         R.fail(Params.Items[I], ParamPath,
                "duplicate parameter name '" + P.Name + "'");
     K.Params.push_back(std::move(P));
+  }
+  // A host tensor descriptor: its base (with the block shape), then one
+  // i64 shape<d> per dimension, then one i64 stride<d>, all naming it.
+  for (std::size_t I = 0; I < K.Params.size(); ++I) {
+    const ParamInfo &Base = K.Params[I];
+    if (Base.Descriptor.empty())
+      continue;
+    std::string ParamPath = SchemaReader::index(ParamsPath, I);
+    if (Base.BlockShape.empty())
+      R.fail(Params.Items[I], ParamPath,
+             "'" + Base.Name + "' is a part of descriptor '" + Base.Descriptor +
+                 "' that does not follow its base");
+    std::size_t Rank = Base.BlockShape.size();
+    for (std::size_t J = 0; J < 2 * Rank; ++J) {
+      std::string Want = Base.Descriptor + (J < Rank ? ".shape" : ".stride") +
+                         std::to_string(J % Rank);
+      const ParamInfo *Part = I + 1 + J < K.Params.size() ? &K.Params[I + 1 + J] : nullptr;
+      if (!Part || Part->Name != Want || Part->Descriptor != Base.Descriptor ||
+          Part->Type != TileType{ScalarKind::I64, false} || !Part->BlockShape.empty())
+        R.fail(Params.Items[std::min(I + 1 + J, K.Params.size() - 1)], ParamPath,
+               "descriptor '" + Base.Descriptor + "' of rank " + std::to_string(Rank) +
+                   " needs the i64 parameter '" + Want + "' at position " +
+                   std::to_string(I + 2 + J) + ", marked with its descriptor");
+    }
+    I += 2 * Rank;
   }
 
   std::string ConstPath = SchemaReader::join(Path, "constexprs");

@@ -63,9 +63,42 @@ void jitCompile(detail::ModuleState &State, const std::string &Ptx) {
                             : "; JIT log:\n" + Log));
 }
 
+/// For a cubin, whose metadata no PTX check has compared with the code:
+/// throws when kernel \p F has other parameters than \p K lists (their
+/// count and sizes, where the driver tells: cuFuncGetParamInfo) or more
+/// static shared memory than K's shared_bytes.
+void checkCubinKernel(const detail::ModuleState &State, const KernelInfo &K,
+                      cu::CUfunction F) {
+  const cu::DriverApi &D = cu::driver();
+  std::string Prefix = State.Origin + " does not match its metadata " + State.Meta.Origin +
+                       ": kernel " + K.Name + " ";
+  if (D.cuFuncGetParamInfo) {
+    std::size_t Offset = 0, Size = 0;
+    for (std::size_t I = 0; I < K.Params.size(); ++I) {
+      if (D.cuFuncGetParamInfo(F, I, &Offset, &Size) != cu::CUDA_SUCCESS)
+        throw Error(Prefix + "has " + std::to_string(I) + " parameters in the cubin, " +
+                    std::to_string(K.Params.size()) + " in the metadata");
+      if (Size != K.Params[I].Type.paramSize())
+        throw Error(Prefix + "parameter " + std::to_string(I + 1) + " is " +
+                    std::to_string(Size) + " bytes in the cubin, but " + K.Params[I].Name +
+                    " is " + K.Params[I].Type.str() + " in the metadata");
+    }
+    if (D.cuFuncGetParamInfo(F, K.Params.size(), &Offset, &Size) == cu::CUDA_SUCCESS)
+      throw Error(Prefix + "has more parameters in the cubin than the " +
+                  std::to_string(K.Params.size()) + " of the metadata");
+  }
+  int Static = 0;
+  cu::check(D.cuFuncGetAttribute(&Static, cu::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, F),
+            "cuFuncGetAttribute");
+  if (static_cast<std::size_t>(Static) > K.SharedBytes)
+    throw Error(Prefix + "uses " + std::to_string(Static) +
+                " bytes of static shared memory, but its shared_bytes is " +
+                std::to_string(K.SharedBytes));
+}
+
 /// Looks up every kernel the metadata lists and raises its shared-memory
 /// limit when it needs more than the default 48 KiB.
-void bindKernels(detail::ModuleState &State) {
+void bindKernels(detail::ModuleState &State, bool Cubin) {
   const cu::DriverApi &D = cu::driver();
   for (const KernelInfo &K : State.Meta.Kernels) {
     cu::CUfunction F = nullptr;
@@ -74,6 +107,8 @@ void bindKernels(detail::ModuleState &State) {
       cu::fail(R, "cuModuleGetFunction",
                State.Origin + " has no kernel '" + K.Name +
                    "' although its metadata lists it");
+    if (Cubin)
+      checkCubinKernel(State, K, F);
     if (K.needsSharedOptIn()) {
       // Before any launch: a clear error rather than a failed launch.
       K.checkSharedBytes(State.Ctx->MaxSharedOptin, State.Ctx->Name);
@@ -121,13 +156,17 @@ Module Module::load(const Context &Ctx, const std::string &Ptx,
   State->Origin = Origin;
   State->Ctx->makeCurrent();
   jitCompile(*State, Ptx);
-  bindKernels(*State);
+  bindKernels(*State, Cubin);
   return Module(std::move(State));
 }
 
 Module Module::loadFile(const Context &Ctx, const std::string &PtxPath) {
   bool CubinPath = PtxPath.size() > 6 && PtxPath.compare(PtxPath.size() - 6, 6, ".cubin") == 0;
   std::string Ptx = readFile(PtxPath, CubinPath ? "cubin" : "PTX file");
+  if (CubinPath && !isCubin(Ptx))
+    throw Error(PtxPath + " is not a cubin (an ELF file, as tilec --emit=cubin writes): "
+                          "it is " +
+                std::to_string(Ptx.size()) + " bytes that do not begin with ELF's magic");
   std::string JsonPath = metadataPathFor(PtxPath);
   std::string Json = readFile(JsonPath, "metadata file");
   return load(Ctx, Ptx, ModuleMetadata::parse(Json, JsonPath), PtxPath);

@@ -37,44 +37,52 @@ bool fits(const ParamInfo &P, const Arg &A) {
 
 } // namespace
 
+namespace {
+
+/// Throws when \p A cannot be argument \p Number (1-based) of \p Kernel for
+/// parameter \p P: another type, a pointer not aligned as the compiler
+/// assumed, or an integer that breaks its specialization.
+void checkArg(const std::string &Kernel, std::size_t Number, const ParamInfo &P,
+              const Arg &A) {
+  if (fits(P, A)) // The common case, without building any message.
+    return;
+  const TileType &Got = A.type();
+  std::string Where =
+      "argument " + std::to_string(Number) + " '" + P.Name + "' of " + Kernel + ": ";
+  if (Got == P.Type && !P.Type.IsPointer) {
+    std::int64_t Value = A.intValue();
+    // u64 values of 2^63 and more are printed as what they are.
+    std::string Text = P.Type.Elem == ScalarKind::U64
+                           ? std::to_string(static_cast<std::uint64_t>(Value))
+                           : std::to_string(Value);
+    if (P.Divisibility && Value % P.Divisibility != 0)
+      throw Error(Where + Text + " is not a multiple of " +
+                  std::to_string(P.Divisibility) +
+                  ", which the kernel was compiled to assume (--specialize " + P.Name +
+                  "=" + std::to_string(P.Divisibility) + ")");
+    if (P.EqualToOne && Value != 1)
+      throw Error(Where + Text +
+                  " is not 1, which the kernel was compiled to assume "
+                  "(--specialize " +
+                  P.Name + "=1)");
+  }
+  if (Got != P.Type)
+    throw Error(Where + "expected " + P.Type.str() + ", got " + Got.str());
+  throw Error(Where + "pointer " + hex(A.address()) + " is not aligned to " +
+              std::to_string(P.Align) +
+              " bytes, which the kernel was compiled to assume");
+}
+
+} // namespace
+
 void Signature::check(const Arg *Args, std::size_t Count) const {
   const std::vector<ParamInfo> &Params = Info->Params;
   if (Count != Params.size())
     throw Error(Info->Name + " expects " + std::to_string(Params.size()) +
                 (Params.size() == 1 ? " argument (" : " arguments (") +
                 Info->paramList() + "), got " + std::to_string(Count));
-  for (std::size_t I = 0; I < Count; ++I) {
-    const ParamInfo &P = Params[I];
-    const TileType &Got = Args[I].type();
-    if (fits(P, Args[I])) // The common case, without building any message.
-      continue;
-    std::string Where = "argument " + std::to_string(I + 1) + " '" + P.Name +
-                        "' of " + Info->Name + ": ";
-    if (Got == P.Type && !P.Type.IsPointer) {
-      std::int64_t Value = Args[I].intValue();
-      // u64 values of 2^63 and more are printed as what they are.
-      std::string Text = P.Type.Elem == ScalarKind::U64
-                             ? std::to_string(static_cast<std::uint64_t>(Value))
-                             : std::to_string(Value);
-      if (P.Divisibility && Value % P.Divisibility != 0)
-        throw Error(Where + Text + " is not a multiple of " +
-                    std::to_string(P.Divisibility) +
-                    ", which the kernel was compiled to assume (--specialize " +
-                    P.Name + "=" + std::to_string(P.Divisibility) + ")");
-      if (P.EqualToOne && Value != 1)
-        throw Error(Where + Text +
-                    " is not 1, which the kernel was compiled to assume "
-                    "(--specialize " + P.Name + "=1)");
-    }
-    if (Got == P.Type &&
-        (!P.Type.IsPointer || P.Align <= 1 || Args[I].address() % P.Align == 0))
-      continue;
-    if (Got != P.Type)
-      throw Error(Where + "expected " + P.Type.str() + ", got " + Got.str());
-    throw Error(Where + "pointer " + hex(Args[I].address()) +
-                " is not aligned to " + std::to_string(P.Align) +
-                " bytes, which the kernel was compiled to assume");
-  }
+  for (std::size_t I = 0; I < Count; ++I)
+    checkArg(Info->Name, I + 1, Params[I], Args[I]);
 }
 
 bool Signature::needsExpansion(const Arg *Args, std::size_t Count) const noexcept {
@@ -90,9 +98,10 @@ bool Signature::needsExpansion(const Arg *Args, std::size_t Count) const noexcep
 namespace {
 
 /// Throws "<Where><what is wrong>" when \p D cannot be the argument of the
-/// descriptor whose base parameter is \p Base.
+/// descriptor whose base parameter is \p Base, followed by its parts
+/// \p Parts (the shapes, then the strides).
 void checkDescriptor(const std::string &Where, const ParamInfo &Base,
-                     const TensorDescriptor &D) {
+                     const ParamInfo *Parts, const TensorDescriptor &D) {
   std::size_t Rank = Base.BlockShape.size();
   auto list = [](const std::vector<std::int64_t> &Values) {
     std::string Text = "[";
@@ -111,10 +120,16 @@ void checkDescriptor(const std::string &Where, const ParamInfo &Base,
   if (D.BlockShape != Base.BlockShape)
     throw Error(Where + "the kernel was compiled for blocks of " + list(Base.BlockShape) +
                 ", the descriptor has " + list(D.BlockShape));
-  for (std::int64_t Dim : D.Shape)
-    if (Dim < 1 || Dim > (std::int64_t(1) << 32))
+  for (std::size_t I = 0; I < Rank; ++I) {
+    if (D.Shape[I] < 1 || D.Shape[I] > (std::int64_t(1) << 32))
       throw Error(Where + "shape " + list(D.Shape) +
                   ": every dimension must be between 1 and 2^32");
+    if (Parts[I].Divisibility && D.Shape[I] % Parts[I].Divisibility != 0)
+      throw Error(Where + "shape " + list(D.Shape) +
+                  ": the kernel was compiled for dimensions that are multiples of " +
+                  std::to_string(Parts[I].Divisibility) + " (" + descriptorTypeName(Base) +
+                  ":16)");
+  }
   if (D.Base.Address % 16 != 0)
     throw Error(Where + "base " + hex(D.Base.Address) + " is not aligned to 16 bytes");
   if (D.Strides.back() != 1)
@@ -150,14 +165,16 @@ std::vector<Arg> Signature::expandDescriptors(const Arg *Args, std::size_t Count
       if (D)
         throw Error(Where + "expected " + Param.Type.str() + ", got a tensor descriptor (" +
                     Args[I].typeName() + ")");
+      checkArg(Info->Name, I + 1, Param, Args[I]);
       Out.push_back(Args[I]);
       ++P;
       continue;
     }
     if (!D)
       throw Error(Where + "expected a tensor descriptor (" + descriptorTypeName(Param) +
-                  "), got " + Args[I].type().str());
-    checkDescriptor(Where, Param, *D);
+                  "), got " + Args[I].typeName());
+    // ModuleMetadata::parse checked that the base's parts follow it.
+    checkDescriptor(Where, Param, &Params[P + 1], *D);
     Out.push_back(Arg(D->Base));
     for (std::int64_t Dim : D->Shape)
       Out.push_back(Arg(Dim));

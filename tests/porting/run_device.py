@@ -344,6 +344,13 @@ def tilec_launcher(torch, driver, loaded, case, values):
             # A host tensor descriptor's part: its tensor's base, shape or strides.
             t = values[p["descriptor"]]
             part = p["name"][len(p["descriptor"]) + 1:]
+            if "block_shape" in p:  # what the kernel assumes, as tile::TensorDescriptor checks
+                rank, size = len(p["block_shape"]), t.element_size()
+                if t.dim() != rank or t.stride(-1) != 1 or any(
+                        t.stride(d) * size % 16 for d in range(rank - 1)):
+                    raise ValueError(f"{p['descriptor']}: a tensor of shape {tuple(t.shape)} and "
+                                     f"strides {t.stride()} cannot be a rank-{rank} descriptor "
+                                     "(last stride 1, the others whole 16 bytes)")
             v = (t if part == "base" else t.shape[int(part[5:])] if part.startswith("shape")
                  else t.stride(int(part[6:])))
         elif p["name"] not in values:

@@ -106,7 +106,8 @@ cl::list<std::string> signature(
     "signature",
     cl::desc("Types of unannotated kernel parameters, as Triton's AOT "
              "compiler takes them: NAME=TYPE[:16|:1|:none],... (e.g. "
-             "\"x_ptr=*fp16:16, n=i32:16\")"),
+             "\"x_ptr=*fp16:16, n=i32:16\"); a host tensor descriptor is "
+             "NAME=tensordesc<fp16[64, 64]>[:16]"),
     cl::value_desc("NAME=TYPE,..."), cl::cat(category));
 cl::list<std::string> specialize(
     "specialize",

@@ -12,9 +12,12 @@
 // The first syntax error stops the parse.
 //
 //===----------------------------------------------------------------------===//
+#include "tilec/Frontend/Autotune.h"
+#include "tilec/Frontend/Heuristics.h"
 #include "tilec/Frontend/Parser.h"
 #include "tilec/Frontend/Lexer.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <limits>
@@ -110,12 +113,21 @@ private:
   /// skipped as host code.
   void parseTopLevelBlock(Module &module, llvm::StringSet<> &bound,
                           llvm::StringRef blockKind);
-  /// When the statement at the current token defines a function decorated
-  /// with a Triton decorator (jit, autotune, heuristics) inside a top-level
-  /// `blockKind` block, warns that tilec does not compile it.
-  void warnAboutHiddenKernel(llvm::StringRef blockKind);
-  /// The `def` token of the last function warnAboutHiddenKernel warned about.
-  size_t lastHiddenKernel = 0;
+  /// The decorator lines that start at token `i`.
+  struct Decorators {
+    size_t end = 0;      ///< The token after them (a `def`, for a function).
+    bool jit = false;    ///< One of them is a kernel decorator (jit).
+    bool triton = false; ///< One of them is jit, autotune or heuristics.
+  };
+  Decorators scanDecorators(const Module &module, size_t i) const;
+  /// Warns about each function with a Triton decorator among the skipped
+  /// host-code tokens [from, to) of a top-level `blockKind` statement:
+  /// tilec neither compiles it nor lets kernels call it.
+  void warnAboutHiddenKernels(const Module &module, size_t from, size_t to,
+                              llvm::StringRef blockKind);
+  /// The `def` tokens warnAboutHiddenKernels warned about (a decorator line
+  /// may be skipped as a statement of its own).
+  llvm::SmallDenseSet<size_t, 4> hiddenKernels;
   /// Whether the decorated or plain `def` at the current token has a kernel
   /// decorator, read ahead without consuming.
   bool startsKernelDefinition(const Module &module) const;
@@ -267,21 +279,28 @@ bool Parser::skipBlockHeader() {
 }
 
 bool Parser::startsKernelDefinition(const Module &module) const {
+  return scanDecorators(module, pos).jit;
+}
+
+Parser::Decorators Parser::scanDecorators(const Module &module, size_t i) const {
   // Decorator lines: '@' dotted-name [ '(' ... ')' ] NEWLINE (the lexer drops
   // newlines inside brackets).
-  size_t i = pos;
+  Decorators found;
   while (tokens[i].is(TokenKind::At)) {
     std::string name;
     for (++i; tokens[i].is(TokenKind::Identifier) || tokens[i].is(TokenKind::Dot); ++i)
       name += tokens[i].text.str();
-    if (isKernelDecoratorName(module.expandTritonAlias(name)))
-      return true;
+    std::string expanded = module.expandTritonAlias(name);
+    found.jit |= isKernelDecoratorName(expanded);
+    found.triton |= found.jit || isAutotuneDecorator(expanded) ||
+                    isHeuristicsDecorator(expanded);
     while (!tokens[i].is(TokenKind::Newline) && !tokens[i].is(TokenKind::Eof))
       ++i;
     while (tokens[i].is(TokenKind::Newline))
       ++i;
   }
-  return false;
+  found.end = i;
+  return found;
 }
 
 std::string Parser::nameDefinedHere() const {
@@ -399,6 +418,7 @@ void Parser::parseTopLevelItem(Module &module) {
                         tokens[pos - 1].is(TokenKind::Dedent)) ||
       indentLevel > level || is(TokenKind::Indent) || is(TokenKind::Dedent))
     skipStatement(level);
+  warnAboutHiddenKernels(module, start, pos, tokens[start].text);
   recordBoundNames(module, start, pos);
 }
 
@@ -503,25 +523,26 @@ void Parser::recordBoundNames(Module &module, size_t from, size_t to) {
   }
 }
 
-void Parser::warnAboutHiddenKernel(llvm::StringRef blockKind) {
-  std::string name = nameDefinedHere();
-  if (!is(TokenKind::At) || name.empty())
-    return;
-  bool triton = false;
-  size_t i = pos;
-  for (; i < tokens.size() && !tokens[i].is(TokenKind::kw_def) &&
-         !tokens[i].is(TokenKind::kw_class) && !tokens[i].is(TokenKind::Eof);
-       ++i)
-    triton |= tokens[i].is(TokenKind::Identifier) &&
-              (tokens[i].text == "jit" || tokens[i].text == "autotune" ||
-               tokens[i].text == "heuristics");
-  // Once per function, not once per decorator.
-  if (triton && i + 1 < tokens.size() && i != lastHiddenKernel) {
-    lastHiddenKernel = i;
-    diag.warning(tokens[i + 1].loc,
-                 "'" + name + "' is defined inside a top-level '" + blockKind +
-                     "' block, whose code tilec does not run: it is not compiled, "
+void Parser::warnAboutHiddenKernels(const Module &module, size_t from, size_t to,
+                                    llvm::StringRef blockKind) {
+  for (size_t i = from; i < to && i < tokens.size(); ++i) {
+    bool lineStart = i == from || tokens[i - 1].is(TokenKind::Newline) ||
+                     tokens[i - 1].is(TokenKind::Indent) ||
+                     tokens[i - 1].is(TokenKind::Dedent);
+    if (!tokens[i].is(TokenKind::At) || !lineStart)
+      continue;
+    Decorators decorators = scanDecorators(module, i);
+    size_t def = decorators.end;
+    if (!decorators.triton || !tokens[def].is(TokenKind::kw_def) ||
+        def + 1 >= tokens.size() || !tokens[def + 1].is(TokenKind::Identifier) ||
+        !hiddenKernels.insert(def).second)
+      continue;
+    diag.warning(tokens[def + 1].loc,
+                 "'" + tokens[def + 1].text + "' is defined inside a top-level '" +
+                     blockKind +
+                     "' statement, whose code tilec does not run: it is not compiled, "
                      "and kernels cannot call it (define it at the top level)");
+    i = def;
   }
 }
 
@@ -535,8 +556,8 @@ void Parser::parseTopLevelBlock(Module &module, llvm::StringSet<> &bound,
     }
     if (!is(TokenKind::kw_import) && !is(TokenKind::kw_from)) {
       size_t start = pos;
-      warnAboutHiddenKernel(blockKind);
       skipStatement(level);
+      warnAboutHiddenKernels(module, start, pos, blockKind);
       recordBoundNames(module, start, pos);
       continue;
     }

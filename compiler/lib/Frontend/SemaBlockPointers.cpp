@@ -533,8 +533,8 @@ void Sema::bindHostDescriptor(const Param &param, const Type &type, bool shapesD
     if (shapesDivisible) // Checked at launch as any --specialize.
       instance.params.back().specialization = 16;
   }
-  // Strides of whole 16 bytes, in elements (at least 1).
-  int64_t multiple = std::max<int64_t>(1, 128 / std::max(1u, getBitWidth(elem)));
+  // Strides of whole 16 bytes, in elements (at least 1; an i1 takes a byte).
+  int64_t multiple = 16 / std::max<int64_t>(1, getBitWidth(elem) / 8);
   for (size_t dim = 0; dim < rank; ++dim) {
     ExprPtr stride = addPart("stride" + std::to_string(dim), Type::getScalar(ScalarKind::I64));
     if (dim + 1 < rank && multiple > 1 && stride) {

@@ -172,11 +172,19 @@ bool tilec::parseSignature(
     name = name.trim();
     if (rest.trim().starts_with("tensordesc")) {
       // `:16`: every dimension of the tensor is a multiple of 16.
-      auto [typeText, suffix] = rest.trim().rsplit('>');
+      llvm::StringRef whole = rest.trim();
+      auto [typeText, suffix] = whole.rsplit('>');
+      if (!whole.contains('>'))
+        typeText = "";
       std::optional<Type> descriptor =
           parseTensorDescriptorType((typeText + ">").str());
       suffix = suffix.trim();
       bool divisible = suffix.consume_front(":") && suffix.trim() == "16";
+      if (descriptor && descriptor->getShape().size() > 5) {
+        error = "'" + name.str() + "': a tensor descriptor has 1 to 5 dimensions, got " +
+                std::to_string(descriptor->getShape().size());
+        return false;
+      }
       if (!isIdentifier(name) || !descriptor || (!suffix.empty() && !divisible)) {
         error = "expected NAME=tensordesc<ELEMENT[BLOCK0, BLOCK1, ...]> (a host "
                 "tensor descriptor, such as a=tensordesc<fp16[64, 64]>), optionally "

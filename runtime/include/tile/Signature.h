@@ -31,12 +31,13 @@ public:
   /// expandDescriptors.
   bool needsExpansion(const Arg *Args, std::size_t Count) const noexcept;
   /// \p Args with each tile::TensorDescriptor replaced by the parameters
-  /// it fills (base, shape, strides), which check() then checks. Throws
-  /// tile::Error when the count differs (a descriptor counting once), a
-  /// descriptor meets another parameter or the other way round, or a
-  /// descriptor does not fit its parameter: element type, rank, block shape,
-  /// a base not 16-byte aligned, a last stride other than 1, other strides
-  /// not whole 16 bytes, or a dimension outside [1, 2^32].
+  /// it fills (base, shape, strides), each argument checked as check()
+  /// checks it. Throws tile::Error when the count differs (a descriptor
+  /// counting once), a descriptor meets another parameter or the other way
+  /// round, or a descriptor does not fit its parameter: element type, rank,
+  /// block shape, a base not 16-byte aligned, a last stride other than 1,
+  /// other strides not whole 16 bytes, a dimension outside [1, 2^32] or not
+  /// a multiple of 16 where the kernel assumes one (`:16`).
   std::vector<Arg> expandDescriptors(const Arg *Args, std::size_t Count) const;
 
 private:

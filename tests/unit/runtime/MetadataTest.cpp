@@ -232,10 +232,30 @@ TEST(Metadata, ParamAndConstexprErrors) {
   EXPECT_TRUE(Has(Kernel(R"([{"name": "a.base", "type": "*fp16", "descriptor": "a",
                               "block_shape": [64, 0]}])"),
                   "kernels[0].params[0].block_shape[1]: expected an integer in [1, "));
+  const std::string Parts =
+      R"({"name": "a.shape0", "type": "i64", "descriptor": "a"},
+         {"name": "a.shape1", "type": "i64", "descriptor": "a"},
+         {"name": "a.stride0", "type": "i64", "descriptor": "a"},
+         {"name": "a.stride1", "type": "i64", "descriptor": "a"})";
   EXPECT_EQ(Kernel(R"([{"name": "a.base", "type": "*fp16", "descriptor": "a",
-                       "block_shape": [64, 32]}, {"name": "a.shape0", "type": "i64",
-                       "descriptor": "a"}])"),
+                       "block_shape": [64, 32]}, )" + Parts + "]"),
             "(no error)");
+  // Parts out of order, missing, or before their base.
+  EXPECT_TRUE(Has(Kernel(R"([{"name": "a.base", "type": "*fp16", "descriptor": "a",
+                              "block_shape": [64, 32]},
+                             {"name": "a.stride0", "type": "i64", "descriptor": "a"},
+                             {"name": "a.shape0", "type": "i64", "descriptor": "a"},
+                             {"name": "a.shape1", "type": "i64", "descriptor": "a"},
+                             {"name": "a.stride1", "type": "i64", "descriptor": "a"}])"),
+                  "kernels[0].params[0]: descriptor 'a' of rank 2 needs the i64 "
+                  "parameter 'a.shape0' at position 2, marked with its descriptor"));
+  EXPECT_TRUE(Has(Kernel(R"([{"name": "a.base", "type": "*fp16", "descriptor": "a",
+                              "block_shape": [64, 32]},
+                             {"name": "a.shape0", "type": "i64", "descriptor": "a"}])"),
+                  "needs the i64 parameter 'a.shape1' at position 3"));
+  EXPECT_TRUE(Has(Kernel("[" + Parts + R"(, {"name": "a.base", "type": "*fp16",
+                              "descriptor": "a", "block_shape": [64, 32]}])"),
+                  "'a.shape0' is a part of descriptor 'a' that does not follow its base"));
   EXPECT_EQ(Kernel(R"([{"name": "p", "type": "*i8", "divisibility": 16}])"),
             "m.json:2:157: kernels[0].params[0].divisibility: 'divisibility' "
             "is only allowed on integer params");

@@ -38,6 +38,16 @@ const char *const Json = R"({
      "constexprs": {}},
     {"name": "big", "num_warps": 1, "shared_bytes": 0,
      "params": [{"name": "size", "type": "u64", "divisibility": 16}],
+     "constexprs": {}},
+    {"name": "described", "num_warps": 1, "shared_bytes": 0,
+     "params": [
+        {"name": "a.base", "type": "*fp16", "align": 16, "descriptor": "a",
+         "block_shape": [64, 32]},
+        {"name": "a.shape0", "type": "i64", "descriptor": "a", "divisibility": 16},
+        {"name": "a.shape1", "type": "i64", "descriptor": "a", "divisibility": 16},
+        {"name": "a.stride0", "type": "i64", "descriptor": "a"},
+        {"name": "a.stride1", "type": "i64", "descriptor": "a"},
+        {"name": "n", "type": "i32", "divisibility": 16}],
      "constexprs": {}}
   ]
 })";
@@ -49,6 +59,18 @@ protected:
   tile::Signature Mixed{Meta.Kernels[1]};
   tile::Signature Specialized{Meta.Kernels[2]};
   tile::Signature Big{Meta.Kernels[3]};
+  tile::Signature Described{Meta.Kernels[4]};
+
+  /// The message expandDescriptors throws for \p Args, or "(no error)".
+  static std::string expandError(const tile::Signature &Sig,
+                                 const std::vector<tile::Arg> &Args) {
+    try {
+      Sig.expandDescriptors(Args.data(), Args.size());
+    } catch (const tile::Error &E) {
+      return E.what();
+    }
+    return "(no error)";
+  }
 
   static std::string error(const tile::Signature &Sig,
                            const std::vector<tile::Arg> &Args) {
@@ -168,6 +190,51 @@ TEST(Args, DevicePtrRejectsUnknownTypes) {
               "DevicePtr: unknown element type 'float' (expected i1, i8, ..., "
               "u64, fp16, bf16, fp32 or fp64)");
   }
+}
+
+TEST_F(SignatureTest, TensorDescriptorsExpandIntoTheirParts) {
+  tile::DevicePtr A{0x10000, "fp16"};
+  auto Desc = [&](std::vector<std::int64_t> Shape, std::vector<std::int64_t> Strides,
+                  tile::DevicePtr Base = {0x10000, "fp16"}) {
+    return tile::TensorDescriptor(Base, std::move(Shape), std::move(Strides), {64, 32});
+  };
+  std::vector<tile::Arg> Args{Desc({128, 96}, {96, 1}), 32};
+  std::vector<tile::Arg> Parts = Described.expandDescriptors(Args.data(), Args.size());
+  ASSERT_EQ(Parts.size(), 6u);
+  EXPECT_EQ(Parts[0].address(), A.Address);
+  EXPECT_EQ(Parts[1].intValue(), 128);
+  EXPECT_EQ(Parts[2].intValue(), 96);
+  EXPECT_EQ(Parts[3].intValue(), 96);
+  EXPECT_EQ(Parts[4].intValue(), 1);
+  EXPECT_EQ(Parts[5].intValue(), 32);
+  EXPECT_NO_THROW(Described.check(Parts.data(), Parts.size()));
+  EXPECT_EQ(expandError(Described, {Desc({128, 96}, {96, 2}), 32}),
+            "argument 1 'a' of described: strides [96, 2]: the last must be 1");
+  EXPECT_EQ(expandError(Described, {Desc({128, 96}, {100, 1}), 32}),
+            "argument 1 'a' of described: strides [100, 1]: stride 0 must be a positive "
+            "multiple of 16 bytes (8 elements)");
+  EXPECT_EQ(expandError(Described, {Desc({100, 96}, {96, 1}), 32}),
+            "argument 1 'a' of described: shape [100, 96]: the kernel was compiled for "
+            "dimensions that are multiples of 16 (tensordesc<fp16[64, 32]>:16)");
+  EXPECT_EQ(expandError(Described, {Desc({128, 96}, {96, 1}, {0x10008, "fp16"}), 32}),
+            "argument 1 'a' of described: base 0x10008 is not aligned to 16 bytes");
+  EXPECT_EQ(expandError(Described, {Desc({128, 96}, {96, 1}, {0x10000, "fp32"}), 32}),
+            "argument 1 'a' of described: expected a descriptor of fp16 elements, got fp32");
+  EXPECT_EQ(expandError(Described, {Desc({128, 96, 2}, {96, 1, 1}), 32}),
+            "argument 1 'a' of described: expected 2 dimensions, got a shape of 3, 3 strides "
+            "and a block shape of 2");
+  // Later arguments keep the caller's numbering.
+  EXPECT_EQ(expandError(Described, {Desc({128, 96}, {96, 1}), 33}),
+            "argument 2 'n' of described: 33 is not a multiple of 16, which the kernel was "
+            "compiled to assume (--specialize n=16)");
+  EXPECT_EQ(expandError(Described, {A, 32}),
+            "argument 1 'a' of described: expected a tensor descriptor "
+            "(tensordesc<fp16[64, 32]>), got *fp16");
+  EXPECT_EQ(expandError(Add, {Desc({128, 96}, {96, 1}), fp32(0x2000), fp32(0x3000), 5}),
+            "argument 1 'x_ptr' of add_kernel: expected *fp32, got a tensor descriptor "
+            "(tensordesc<fp16[64, 32]>)");
+  EXPECT_TRUE(Add.needsExpansion(Args.data(), 1));
+  EXPECT_FALSE(Add.needsExpansion(nullptr, 0));
 }
 
 } // namespace

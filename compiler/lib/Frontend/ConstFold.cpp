@@ -3,6 +3,7 @@
 // Folding of operators on compile-time values. Ints are 64-bit; overflow is
 // an error rather than a silent wrap. `//` and `%` floor (Python), unlike
 // the C-style truncation of the same operators on runtime integer tiles.
+// Python's math module on constants (`math.pi`, `math.log(2.0)`).
 //
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
@@ -204,4 +205,90 @@ std::optional<ConstValue> tilec::foldUnary(UnaryOp op, const ConstValue &value,
   default:
     return ConstValue::getInt(~value.getInt());
   }
+}
+
+std::optional<ConstValue> tilec::getPythonMathConstant(llvm::StringRef name) {
+  if (name == "pi")
+    return ConstValue::getFloat(M_PI);
+  if (name == "e")
+    return ConstValue::getFloat(M_E);
+  if (name == "tau")
+    return ConstValue::getFloat(2 * M_PI);
+  if (name == "inf")
+    return ConstValue::getFloat(INFINITY);
+  if (name == "nan")
+    return ConstValue::getFloat(NAN);
+  return std::nullopt;
+}
+
+std::optional<ConstValue> tilec::foldPythonMath(llvm::StringRef name,
+                                                llvm::ArrayRef<ConstValue> args,
+                                                std::string &error) {
+  for (const ConstValue &arg : args)
+    if (!arg.isNumber())
+      return fail(error, "math." + name + " takes numbers, got " + arg.str());
+  auto arity = [&](size_t lo, size_t hi) {
+    return args.size() >= lo && args.size() <= hi;
+  };
+  double x = args.empty() ? 0 : args[0].getFloat();
+  auto real = [&](double value) -> std::optional<ConstValue> {
+    if (std::isnan(value) && !std::isnan(x))
+      return fail(error, "math." + name + ": math domain error");
+    return ConstValue::getFloat(value);
+  };
+  using Fn = double (*)(double);
+  static const std::pair<const char *, Fn> unary[] = {
+      {"sqrt", [](double v) { return std::sqrt(v); }},
+      {"exp", [](double v) { return std::exp(v); }},
+      {"log2", [](double v) { return std::log2(v); }},
+      {"log10", [](double v) { return std::log10(v); }},
+      {"log1p", [](double v) { return std::log1p(v); }},
+      {"expm1", [](double v) { return std::expm1(v); }},
+      {"sin", [](double v) { return std::sin(v); }},
+      {"cos", [](double v) { return std::cos(v); }},
+      {"tan", [](double v) { return std::tan(v); }},
+      {"atan", [](double v) { return std::atan(v); }},
+      {"tanh", [](double v) { return std::tanh(v); }},
+      {"erf", [](double v) { return std::erf(v); }},
+      {"fabs", [](double v) { return std::fabs(v); }}};
+  for (auto [fnName, fn] : unary)
+    if (name == fnName) {
+      if (!arity(1, 1))
+        return fail(error, "math." + name + " takes 1 argument");
+      if ((name == "sqrt" && x < 0) || ((name == "log2" || name == "log10") && x <= 0))
+        return fail(error, "math." + name + ": math domain error");
+      return real(fn(x));
+    }
+  if (name == "log") {
+    if (!arity(1, 2))
+      return fail(error, "math.log takes 1 or 2 arguments");
+    if (x <= 0 || (args.size() == 2 && (args[1].getFloat() <= 0 || args[1].getFloat() == 1)))
+      return fail(error, "math.log: math domain error");
+    return real(args.size() == 2 ? std::log(x) / std::log(args[1].getFloat()) : std::log(x));
+  }
+  if (name == "pow" || name == "atan2") {
+    if (!arity(2, 2))
+      return fail(error, "math." + name + " takes 2 arguments");
+    double y = args[1].getFloat();
+    return real(name == "pow" ? std::pow(x, y) : std::atan2(x, y));
+  }
+  if (name == "ceil" || name == "floor") {
+    if (!arity(1, 1))
+      return fail(error, "math." + name + " takes 1 argument");
+    double r = name == "ceil" ? std::ceil(x) : std::floor(x);
+    if (!std::isfinite(r) || std::fabs(r) > 9.2e18)
+      return fail(error, "math." + name + " of " + args[0].str() + " is no 64-bit int");
+    return ConstValue::getInt(static_cast<int64_t>(r));
+  }
+  if (name == "isnan" || name == "isinf" || name == "isfinite") {
+    if (!arity(1, 1))
+      return fail(error, "math." + name + " takes 1 argument");
+    return ConstValue::getBool(name == "isnan"   ? std::isnan(x)
+                               : name == "isinf" ? std::isinf(x)
+                                                 : std::isfinite(x));
+  }
+  return fail(error, "unknown function 'math." + name +
+                         "' (tilec folds Python's math module on constants only: sqrt, exp, "
+                         "log, log2, log10, log1p, expm1, sin, cos, tan, atan, atan2, tanh, "
+                         "erf, fabs, pow, ceil, floor, isnan, isinf, isfinite)");
 }

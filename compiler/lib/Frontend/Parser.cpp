@@ -1284,6 +1284,14 @@ ExprPtr Parser::parseUnary() {
     op = UnaryOp::Pos;
   else if (is(TokenKind::Tilde))
     op = UnaryOp::Invert;
+  // -2**63, the least int64, written out: its digits alone do not fit.
+  if (op == UnaryOp::Neg && peek().is(TokenKind::Int) &&
+      peek().intValue == uint64_t(1) << 63 && !peek(2).is(TokenKind::StarStar)) {
+    consume();
+    consume();
+    return std::make_unique<ConstantExpr>(loc,
+                                          ConstValue::getInt(std::numeric_limits<int64_t>::min()));
+  }
   if (op) {
     consume();
     ExprPtr operand = parseUnary();

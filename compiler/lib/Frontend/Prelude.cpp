@@ -334,6 +334,14 @@ def gather(src, index, axis: tl.constexpr):
     found, picked = tl.reduce((hit, tl.where(hit, values, tl.zeros_like(values))), a + 1,
                               _tilec_first_hit)
     return picked
+
+
+def fdiv(x, y, ieee_rounding: tl.constexpr = False):
+    # tl.math.fdiv: x / y rounded to nearest with ieee_rounding, else the
+    # fast approximate division (div.full.f32).
+    if ieee_rounding:
+        return tl.div_rn(x, y)
+    return tl.extra.cuda.libdevice.fast_dividef(x, y)
 )tile";
 
 llvm::StringRef tilec::getPreludeSource() { return kPrelude; }
@@ -344,7 +352,7 @@ bool tilec::isPreludeFunction(llvm::StringRef name) {
                              "pair_uniform_to_normal", "randn", "randn4x", "cumprod",
                              "xor_sum", "swizzle2d", "ravel", "join", "split",
                              "interleave", "cat", "flip", "sort", "topk", "histogram",
-                             "gather", "_tilec_log2", "_tilec_along", "_tilec_last_dim",
+                             "gather", "fdiv", "_tilec_log2", "_tilec_along", "_tilec_last_dim",
                              "_tilec_swap_halves", "_tilec_compare_swap"},
                             name);
 }

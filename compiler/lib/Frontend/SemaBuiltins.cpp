@@ -36,8 +36,10 @@ static const LibdeviceFunction *lookupLibdeviceCallee(llvm::StringRef path) {
 
 const FunctionDef *Sema::lookupPreludeFunction(llvm::StringRef path) {
   auto [moduleName, name] = path.rsplit('.');
-  if (!llvm::is_contained({"tl", "triton.language", "tl.random", "triton.language.random"},
-                          moduleName) ||
+  bool math = llvm::is_contained({"tl.math", "triton.language.math"}, moduleName);
+  if (!(llvm::is_contained({"tl", "triton.language", "tl.random", "triton.language.random"},
+                           moduleName) ||
+        (math && name == "fdiv")) ||
       !isPreludeFunction(name))
     return nullptr;
   if (!prelude) {
@@ -57,6 +59,30 @@ ExprPtr Sema::makeCall(SourceLoc loc, Builtin builtin, std::vector<ExprPtr> args
   auto call = std::make_unique<BuiltinCallExpr>(loc, builtin, std::move(args));
   call->setType(std::move(type));
   return call;
+}
+
+ExprPtr Sema::analyzePythonMathCall(const CallExpr &call, llvm::StringRef name) {
+  std::vector<ConstValue> values;
+  for (const CallArg &arg : call.getArgs()) {
+    ExprPtr value = analyzeExpr(*arg.value);
+    if (!value)
+      return nullptr;
+    const ConstValue *constant = getConstexpr(*value);
+    if (!constant || !arg.keyword.empty()) {
+      diag.error(arg.value->getLoc(), "math." + name + " takes constant positional "
+                                      "arguments (Python's math module runs at compile "
+                                      "time; use tl.math on tiles)");
+      return nullptr;
+    }
+    values.push_back(*constant);
+  }
+  std::string error;
+  std::optional<ConstValue> result = foldPythonMath(name, values, error);
+  if (!result) {
+    diag.error(call.getLoc(), error);
+    return nullptr;
+  }
+  return makeConstant(call.getLoc(), *result);
 }
 
 ExprPtr Sema::analyzeCall(const CallExpr &call) {
@@ -107,6 +133,8 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
       calleeName = dotted;
       std::string path = module->expandTritonAlias(dotted);
       llvm::StringRef pathRoot = llvm::StringRef(path).split('.').first;
+      if (root == "math" && dotted.find('.', 5) == std::string::npos)
+        return analyzePythonMathCall(call, llvm::StringRef(dotted).drop_front(5));
       if (pathRoot != "tl" && pathRoot != "triton") {
         if (!reportUnreadableName(root, callee.getLoc()))
           diag.error(callee.getLoc(), "unknown name '" + root + "'");
@@ -562,7 +590,13 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
   }
   case B::Zeros:
   case B::Full: {
-    std::optional<Shape> shape = requireShape(*args[0], ("the shape of " + calleeName).str());
+    // `tl.full([], v, dtype)`: a rank-0 tile is a scalar of the dtype.
+    std::optional<Shape> shape;
+    if (const ConstValue *empty = getConstexpr(*args[0]);
+        empty && empty->isTuple() && empty->getTuple().empty())
+      shape = Shape();
+    else
+      shape = requireShape(*args[0], ("the shape of " + calleeName).str());
     std::optional<ScalarKind> dtype =
         shape ? requireDType(*args.back(), diag) : std::nullopt;
     if (!dtype)

@@ -381,7 +381,11 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
     return nullptr;
   }
   if (!dotted.empty() && !scope.count(root) && !blockPointers.count(root)) {
-    // A module path: `tl.float16`, or a mistake.
+    // A module path: `tl.float16`, `math.pi`, or a mistake.
+    if (root == "math")
+      if (std::optional<ConstValue> constant =
+              getPythonMathConstant(llvm::StringRef(dotted).drop_front(5)))
+        return makeConstant(expr.getLoc(), *constant);
     if (std::optional<ScalarKind> dtype = parseScalarKindName(dotted))
       return makeConstant(expr.getLoc(), ConstValue::getDType(*dtype));
     // Triton's other fp8 dtypes have no type here, but code compares with
@@ -426,6 +430,9 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
             getDTypeAttribute(value->getDType(), expr.getName()))
       return makeConstant(expr.getLoc(), *attribute);
   }
+  // `c.value` of a tl.constexpr: the value it wraps.
+  if (getConstexpr(*base) && expr.getName() == "value")
+    return base;
   const Type &type = base->getType();
   if (type.isValue() && expr.getName() == "numel") {
     int64_t count = 1;

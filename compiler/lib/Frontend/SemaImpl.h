@@ -30,6 +30,15 @@ std::optional<ConstValue> foldBinary(BinaryOp op, const ConstValue &lhs,
 /// Folds a unary operator on a compile-time value.
 std::optional<ConstValue> foldUnary(UnaryOp op, const ConstValue &operand,
                                     std::string &error);
+/// The constant `math.<name>` of Python's math module (pi, e, tau, inf,
+/// nan), or None.
+std::optional<ConstValue> getPythonMathConstant(llvm::StringRef name);
+/// Python's `math.<name>(args)` on compile-time numbers (module-level
+/// constants such as `1.0 / math.log(2.0)`); None with `error` set for an
+/// unknown function, wrong arguments or a domain error.
+std::optional<ConstValue> foldPythonMath(llvm::StringRef name,
+                                         llvm::ArrayRef<ConstValue> args,
+                                         std::string &error);
 
 /// Does `block` (syntactic, nested blocks included) call the function
 /// `name` or pass it on (as the combine_fn of tl.reduce)? (SemaLiveness.cpp)
@@ -147,6 +156,8 @@ public:
 
   //===--- Calls (SemaBuiltins.cpp) ------------------------------------===//
   ExprPtr analyzeCall(const CallExpr &call);
+  /// `math.<name>(...)` of Python's math module, folded on constants.
+  ExprPtr analyzePythonMathCall(const CallExpr &call, llvm::StringRef name);
 
   DiagnosticEngine &getDiag() { return diag; }
 

@@ -42,22 +42,42 @@ public:
       bool bindsPackage = import.symbol.empty() && llvm::StringRef(import.module).contains('.') &&
                           import.name == llvm::StringRef(import.module).split('.').first;
       std::vector<std::string> candidates = getCandidates(import.module, dir);
-      auto found = llvm::find_if(candidates, [](const std::string &path) {
-        return llvm::sys::fs::is_regular_file(path);
-      });
-      if (bindsPackage || found == candidates.end()) {
+      auto found = findFile(candidates);
+      Module *imported = nullptr;
+      if (!bindsPackage && found != candidates.end()) {
+        misses.insert(misses.end(), candidates.begin(), found);
+        if (!(imported = load(*found, import.loc))) {
+          ok = false;
+          continue;
+        }
+      }
+      // `from pkg import sub` (`from . import utils`): the submodule
+      // pkg/sub.* when pkg has no file or binds no `sub`, as in Python.
+      if (!import.symbol.empty() && (!imported || !definesSymbol(*imported, import.symbol))) {
+        std::string submodule =
+            llvm::StringRef(import.module).find_first_not_of('.') == llvm::StringRef::npos
+                ? import.module + import.symbol
+                : import.module + "." + import.symbol;
+        std::vector<std::string> subCandidates = getCandidates(submodule, dir);
+        if (auto subFound = findFile(subCandidates); subFound != subCandidates.end()) {
+          misses.insert(misses.end(), subCandidates.begin(), subFound);
+          Module *sub = load(*subFound, import.loc);
+          if (!sub)
+            ok = false;
+          else
+            module.moduleAliases[import.name] = sub;
+          continue;
+        }
+        if (!imported)
+          candidates.insert(candidates.end(), subCandidates.begin(), subCandidates.end());
+      }
+      if (!imported) {
         import.searched = candidates.empty()
                               ? std::string("the source is not a file (stdin, or a JIT "
                                             "source): a relative import finds nothing, "
                                             "an absolute one only looks in -I directories")
                               : "tilec looked for " + llvm::join(candidates, ", ");
         unresolved.push_back(std::move(import));
-        continue;
-      }
-      misses.insert(misses.end(), candidates.begin(), found);
-      Module *imported = load(*found, import.loc);
-      if (!imported) {
-        ok = false;
         continue;
       }
       if (import.symbol.empty()) {
@@ -79,6 +99,18 @@ public:
   }
 
 private:
+  /// The first of `candidates` that is a file.
+  static std::vector<std::string>::iterator findFile(std::vector<std::string> &candidates) {
+    return llvm::find_if(candidates,
+                         [](const std::string &path) { return llvm::sys::fs::is_regular_file(path); });
+  }
+
+  /// Whether `module` binds `symbol` to a device function or a constant.
+  static bool definesSymbol(const Module &module, llvm::StringRef symbol) {
+    const FunctionDef *function = module.lookup(symbol);
+    return (function && !function->isHostFunction()) || module.lookupGlobal(symbol);
+  }
+
   /// The files module `name` may be ("helpers" -> helpers.tile, helpers.py;
   /// "pkg.helpers" -> pkg/helpers.*; ".helpers" beside the importer only,
   /// "..helpers" one directory up), in search order.

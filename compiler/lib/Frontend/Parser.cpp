@@ -583,6 +583,8 @@ bool Parser::parseDottedName(std::string &name, const llvm::Twine &context) {
   name.clear();
   while (consumeIf(TokenKind::Dot))
     name += "."; // Relative imports.
+  if (!name.empty() && is(TokenKind::kw_import))
+    return true; // `from . import helpers`: the package itself.
   do {
     if (!is(TokenKind::Identifier))
       return expect(TokenKind::Identifier, context);

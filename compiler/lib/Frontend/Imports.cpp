@@ -87,6 +87,10 @@ public:
         module.importedFunctions[import.name] = function;
       } else if (const GlobalDef *global = imported->lookupGlobal(import.symbol)) {
         module.importedGlobals[import.name] = global;
+      } else if (auto alias = imported->tritonAliases.find(import.symbol);
+                 alias != imported->tritonAliases.end()) {
+        // `triton_tanh = libdevice.tanh` there: the same function here.
+        module.tritonAliases[import.name] = alias->second;
       } else {
         // Host code (a class, a wrapper) is fine until a kernel uses it.
         import.searched = "'" + *found + "' defines no device function or module-level "
@@ -108,7 +112,8 @@ private:
   /// Whether `module` binds `symbol` to a device function or a constant.
   static bool definesSymbol(const Module &module, llvm::StringRef symbol) {
     const FunctionDef *function = module.lookup(symbol);
-    return (function && !function->isHostFunction()) || module.lookupGlobal(symbol);
+    return (function && !function->isHostFunction()) || module.lookupGlobal(symbol) ||
+           module.tritonAliases.count(symbol.str());
   }
 
   /// The files module `name` may be ("helpers" -> helpers.tile, helpers.py;

@@ -186,6 +186,13 @@ private:
   /// A module-level `NAME = tl.something`: records an alias; false if the
   /// value is something else.
   bool recordModuleAlias(Module &module, const GlobalDef &global);
+  /// The triton path `global` makes an alias of (`triton_tanh =
+  /// libdevice.tanh`), or "" when its value is something else.
+  static std::string getTritonAliasPath(const Module &module, const GlobalDef &global);
+  /// In a top-level block: a `NAME = tl.something` statement at the current
+  /// token becomes an alias (the first branch that binds NAME wins, as for
+  /// imports). False, with nothing consumed, for any other statement.
+  bool parseBlockAlias(Module &module, llvm::StringSet<> &bound);
   /// A module-level `f = decorator(f)` / `f = decorator(args)(f)`: adds the
   /// decorator to the function `f`; false if the value is something else.
   bool applyDecoratorCall(Module &module, GlobalDef &global);
@@ -554,6 +561,8 @@ void Parser::parseTopLevelBlock(Module &module, llvm::StringSet<> &bound,
       consume();
       continue;
     }
+    if (parseBlockAlias(module, bound))
+      continue;
     if (!is(TokenKind::kw_import) && !is(TokenKind::kw_from)) {
       size_t start = pos;
       skipStatement(level);
@@ -669,17 +678,49 @@ static std::string dottedNameOf(const Expr &expr) {
   return "";
 }
 
-bool Parser::recordModuleAlias(Module &module, const GlobalDef &global) {
+std::string Parser::getTritonAliasPath(const Module &module, const GlobalDef &global) {
   // `triton_tanh = tl.extra.cuda.libdevice.tanh`, `triton_cast = tl.cast`:
   // another name for something of triton's.
   std::string path = module.expandTritonAlias(dottedNameOf(*global.value));
   llvm::StringRef root = llvm::StringRef(path).split('.').first;
   if (path.empty() || path.find('.') == std::string::npos || (root != "tl" && root != "triton"))
-    return false;
+    return "";
   // `DTYPE = tl.float16` is a module-level constant, not an alias.
-  if (parseScalarKindName(path))
+  return parseScalarKindName(path) ? "" : path;
+}
+
+bool Parser::recordModuleAlias(Module &module, const GlobalDef &global) {
+  std::string path = getTritonAliasPath(module, global);
+  if (path.empty())
     return false;
   module.tritonAliases[global.name] = path;
+  return true;
+}
+
+bool Parser::parseBlockAlias(Module &module, llvm::StringSet<> &bound) {
+  if (!is(TokenKind::Identifier) || !peek().is(TokenKind::Equal))
+    return false;
+  size_t start = pos;
+  unsigned level = indentLevel;
+  GlobalDef global;
+  global.name = tok().text.str();
+  global.loc = tok().loc;
+  consume();
+  consume();
+  global.value = parseExprList();
+  std::string path = !failed && global.value && is(TokenKind::Newline)
+                         ? getTritonAliasPath(module, global)
+                         : "";
+  if (path.empty()) {
+    // Host code after all: the caller skips it from its start.
+    failed = false;
+    pos = start;
+    indentLevel = level;
+    return false;
+  }
+  consume();
+  if (bound.insert(global.name).second)
+    module.tritonAliases[global.name] = path;
   return true;
 }
 

@@ -237,6 +237,33 @@ TEST_F(BlockPointerTest, TensorDescriptorPadsWithNan) {
   checkPadding("desc_load_nan", true, "k_desc_load");
 }
 
+TEST_F(BlockPointerTest, PointersFromIntegersAndNullPointers) {
+  tile::Kernel K = kernel("ptr_table", "k_ptr_table");
+  const std::size_t Groups = 3, N = 100;
+  std::vector<tile::DeviceBuffer<float>> Sources;
+  std::vector<std::vector<float>> X;
+  std::vector<std::int64_t> Table;
+  for (std::size_t G = 0; G < Groups; ++G) {
+    X.push_back(examples::randomFloats(N, -1, 1, 200 + G));
+    Sources.push_back(upload(X.back()));
+    Table.push_back(static_cast<std::int64_t>(Sources.back().devicePtr()));
+  }
+  std::vector<float> Bias = examples::randomFloats(N, -1, 1, 210);
+  auto DTable = upload(Table);
+  auto DBias = upload(Bias);
+  for (bool WithBias : {true, false}) {
+    auto DOut = poisoned<float>(Groups * N + 256);
+    tile::DevicePtr BiasPtr(WithBias ? DBias.devicePtr() : 0, "fp32");
+    K.launch(tile::Grid{static_cast<unsigned>(Groups)}, tile::Stream(), DTable, DOut, BiasPtr,
+             I32(N));
+    Ctx->synchronize();
+    gputest::expectEqual(
+        result(DOut, Groups * N, "rows through integer addresses"),
+        [&](std::size_t I) { return X[I / N][I % N] + (WithBias ? Bias[I % N] : 0.0f); },
+        WithBias ? "sources through a table, plus the bias" : "a null bias is skipped");
+  }
+}
+
 /// Checks that \p Out ([M, N]) is 1 + \p X (rows \p LD apart) moved down a
 /// row, row 0 reading zeros.
 void expectShiftedRows(const std::vector<float> &Out, const std::vector<float> &X,

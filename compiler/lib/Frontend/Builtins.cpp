@@ -138,6 +138,7 @@ std::vector<BuiltinInfo> buildTable() {
   add(B::Constexpr, "constexpr", {req("value")});
   // triton.next_power_of_2, which heuristics and constexpr code call.
   add(B::NextPowerOf2, "next_power_of_2", {req("n")});
+  add(B::PointerType, "pointer_type", {req("element_ty")});
   add(B::PyRange, "range", {req("arg1"), opt("arg2"), opt("step")}, Python);
   add(B::PyMin, "min", {}, Python | Variadic);
   add(B::PyMax, "max", {}, Python | Variadic);

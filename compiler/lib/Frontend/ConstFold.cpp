@@ -21,6 +21,7 @@ const char *getTypeName(const ConstValue &value) {
   case ConstValue::Kind::Float: return "float";
   case ConstValue::Kind::String: return "str";
   case ConstValue::Kind::DType: return "dtype";
+  case ConstValue::Kind::PointerDType: return "pointer_type";
   case ConstValue::Kind::Tuple: return "tuple";
   }
   return "?";

@@ -285,9 +285,22 @@ Value MLIRGenerator::generateConvert(const ConvertExpr &expr) {
 Value MLIRGenerator::convertValue(Value operand, const Type &from, const Type &to,
                                   SourceLoc at) {
   mlir::Location where = loc(at);
-  if (from.isPointer() || to.isPointer())
-    return fail(at, "not supported yet: converting " + from.str() +
-                                   " to " + to.str());
+  if (from.isPointer() || to.isPointer()) {
+    // Pointer casts (Sema allows int64 <-> pointer, pointer -> pointer, and
+    // a pointer as a condition) go through the address.
+    Value address = operand;
+    Type addressType = from.withElement(ScalarKind::I64);
+    if (from.isPointer())
+      address = mlir::tile::PtrToIntOp::create(builder, where, convertType(addressType),
+                                               operand);
+    if (to.isPointer())
+      return mlir::tile::IntToPtrOp::create(builder, where, convertType(to), address);
+    if (to.getElement() == ScalarKind::I1)
+      return mlir::arith::CmpIOp::create(
+          builder, where, mlir::arith::CmpIPredicate::ne, address,
+          constant(where, addressType, ConstValue::getInt(0)));
+    return address;
+  }
   mlir::Type result = convertType(to);
   ScalarKind src = from.getElement(), dst = to.getElement();
   using namespace mlir::arith;

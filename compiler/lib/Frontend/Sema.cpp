@@ -552,6 +552,18 @@ void Sema::analyzeStmt(const Stmt &stmt) {
     if (llvm::isa<ConstantExpr>(expr))
       return; // Docstrings and other bare literals.
     ExprPtr typed = analyzeExpr(expr);
+    // `tl.multiple_of(x, 16)` as a statement hints `x` itself, as Triton's
+    // hints mark the value in place: x is rebound to the hinted value.
+    if (auto *call = typed ? llvm::dyn_cast<BuiltinCallExpr>(typed.get()) : nullptr;
+        call && (call->getBuiltin() == Builtin::MultipleOf ||
+                 call->getBuiltin() == Builtin::MaxContiguous))
+      if (const auto *source = llvm::dyn_cast<CallExpr>(&expr);
+          source && !source->getArgs().empty())
+        if (const auto *name = llvm::dyn_cast<NameExpr>(source->getArgs()[0].value.get());
+            name && scope.count(name->getName()) && !getConstexpr(*typed)) {
+          bind(name->getName(), stmt.getLoc(), std::move(typed));
+          return;
+        }
     // Values without effects (a device function's result, a block pointer)
     // are dropped.
     if (typed && !getConstexpr(*typed) && !llvm::isa<NameExpr, TupleExpr>(*typed) &&

@@ -432,7 +432,25 @@ const Type *Sema::requireValue(const Expr &expr, llvm::StringRef calleeName) {
   return nullptr;
 }
 
+ExprPtr Sema::typePointerCast(SourceLoc loc, ExprPtr input, ScalarKind pointee) {
+  const Type &type = input->getType();
+  bool address = type.isValue() && !type.isPointer() &&
+                 (type.getElement() == ScalarKind::I64 || type.getElement() == ScalarKind::U64);
+  if (getConstexpr(*input) || !(address || type.isPointer())) {
+    const ConstValue *value = getConstexpr(*input);
+    diag.error(input->getLoc(), "a cast to " +
+                                    ConstValue::getPointerDType(pointee).str() +
+                                    " needs a runtime int64 address or a pointer, got " +
+                                    (value ? value->str() : type.str()));
+    return nullptr;
+  }
+  return std::make_unique<ConvertExpr>(loc, std::move(input),
+                                       type.withElement(pointee, /*newPointer=*/true));
+}
+
 ExprPtr Sema::typeCast(SourceLoc loc, std::vector<ExprPtr> args) {
+  if (const ConstValue *target = getConstexpr(*args[1]); target && target->isPointerDType())
+    return typePointerCast(loc, std::move(args[0]), target->getDType());
   std::optional<ScalarKind> dtype = requireDType(*args[1], diag);
   if (!dtype)
     return nullptr;
@@ -468,8 +486,16 @@ ExprPtr Sema::typeCast(SourceLoc loc, std::vector<ExprPtr> args) {
   if (getConstexpr(*input))
     return coerce(std::move(input), *dtype, {});
   const Type &type = input->getType();
+  // A pointer's address: `ptr.to(tl.int64)`.
+  if (type.isPointer() && (*dtype == ScalarKind::I64 || *dtype == ScalarKind::U64))
+    return std::make_unique<ConvertExpr>(loc, std::move(input),
+                                         type.withElement(*dtype));
   if (!type.isValue() || type.isPointer()) {
-    diag.error(input->getLoc(), "not supported yet: casting " + type.str());
+    diag.error(input->getLoc(), "not supported yet: casting " + type.str() + " to " +
+                                    getScalarKindName(*dtype).str() +
+                                    (type.isPointer() ? " (a pointer casts to tl.int64, "
+                                                        "tl.uint64 or a tl.pointer_type)"
+                                                      : ""));
     return nullptr;
   }
   if (type.getElement() == *dtype)
@@ -523,6 +549,10 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
     return typeMemoryOp(builtin, loc, std::move(args));
   case B::Cast:
     return typeCast(loc, std::move(args));
+  case B::PointerType: { // A constant: the type of a cast to a pointer.
+    std::optional<ScalarKind> dtype = requireDType(*args[0], diag);
+    return dtype ? makeConstant(loc, ConstValue::getPointerDType(*dtype)) : nullptr;
+  }
   case B::Exp: case B::Exp2: case B::Log: case B::Log2: case B::Sqrt:
   case B::Rsqrt: case B::Sin: case B::Cos: case B::Tanh: case B::Abs:
   case B::Floor: case B::Ceil: case B::Sigmoid: case B::Erf: {
@@ -731,7 +761,10 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
   case B::MultipleOf:
   case B::MaxContiguous:
   case B::MaxConstancy: {
-    const Type *type = runtimeValue(*args[0]);
+    // Pointers too: their divisibility is in bytes, as in Triton.
+    const Type *type = &args[0]->getType();
+    if (getConstexpr(*args[0]) || !type->isValue())
+      type = runtimeValue(*args[0]);
     if (!type)
       return nullptr;
     // One positive int, or a tuple of them with one entry per dimension.

@@ -142,7 +142,11 @@ ExprPtr Sema::toCondition(ExprPtr cond, llvm::StringRef what) {
                         type.str() + "; use tl.where to select elementwise");
     return nullptr;
   }
-  if (!type.isScalar() || type.isPointer()) {
+  // A pointer is true when it is not null, as in Triton.
+  if (type.isScalar() && type.isPointer())
+    return std::make_unique<ConvertExpr>(loc, std::move(cond),
+                                         Type::getScalar(ScalarKind::I1));
+  if (!type.isScalar()) {
     diag.error(loc, "the condition of " + what + " must be a scalar number, got " +
                         type.str());
     return nullptr;

@@ -156,6 +156,8 @@ public:
 
   //===--- Calls (SemaBuiltins.cpp) ------------------------------------===//
   ExprPtr analyzeCall(const CallExpr &call);
+  /// `x.to(tl.pointer_type(pointee))` of an int64 address or a pointer.
+  ExprPtr typePointerCast(SourceLoc loc, ExprPtr input, ScalarKind pointee);
   /// `math.<name>(...)` of Python's math module, folded on constants.
   ExprPtr analyzePythonMathCall(const CallExpr &call, llvm::StringRef name);
 

@@ -177,6 +177,12 @@ ConstValue ConstValue::getDType(ScalarKind v) {
   c.dtype = v;
   return c;
 }
+ConstValue ConstValue::getPointerDType(ScalarKind v) {
+  ConstValue c;
+  c.kind = Kind::PointerDType;
+  c.dtype = v;
+  return c;
+}
 ConstValue ConstValue::getTuple(std::vector<ConstValue> elements) {
   ConstValue c;
   c.kind = Kind::Tuple;
@@ -190,7 +196,7 @@ bool ConstValue::isTruthy() const {
   case Kind::Bool: case Kind::Int: return intValue != 0;
   case Kind::Float: return floatValue != 0;
   case Kind::String: return !stringValue.empty();
-  case Kind::DType: return true;
+  case Kind::DType: case Kind::PointerDType: return true;
   case Kind::Tuple: return !elements.empty();
   }
   return false;
@@ -220,6 +226,7 @@ std::string ConstValue::str() const {
   }
   case Kind::String: return "'" + stringValue + "'";
   case Kind::DType: return getScalarKindName(dtype).str();
+  case Kind::PointerDType: return "pointer<" + getScalarKindName(dtype).str() + ">";
   case Kind::Tuple: {
     std::string s = "(";
     for (size_t i = 0; i < elements.size(); ++i)
@@ -240,7 +247,8 @@ bool tilec::operator==(const ConstValue &a, const ConstValue &b) {
     return false;
   switch (a.kind) {
   case ConstValue::Kind::String: return a.stringValue == b.stringValue;
-  case ConstValue::Kind::DType: return a.dtype == b.dtype;
+  case ConstValue::Kind::DType:
+  case ConstValue::Kind::PointerDType: return a.dtype == b.dtype;
   case ConstValue::Kind::Tuple: return a.elements == b.elements;
   default: return true; // None
   }

@@ -129,6 +129,17 @@ bool addPtr(Runner &r, Operation &op) {
   return true;
 }
 
+/// tile.ptr_to_int / tile.int_to_ptr: the same addresses (a pointer made of
+/// an integer has no argument of origin; its accesses are found by address).
+bool castPointer(Runner &r, Operation &op) {
+  const TileValue &src = r.get(op.getOperand(0));
+  auto out = makeTile(src.shape, ElemType::of(op.getResult(0).getType()));
+  for (std::size_t i = 0, n = out->size(); i < n; ++i)
+    out->data[i].i = src.data[i].i;
+  r.set(op.getResult(0), std::move(out));
+  return true;
+}
+
 bool load(Runner &r, Operation &op) {
   auto loadOp = llvm::cast<mlir::tile::LoadOp>(op);
   const TileValue &ptrs = r.get(loadOp.getPtr());
@@ -286,6 +297,8 @@ bool atomicCAS(Runner &r, Operation &op) {
 
 void tilec::interp::registerMemoryOps(OpTable &t) {
   t["tile.addptr"] = {addPtr};
+  t["tile.ptr_to_int"] = {castPointer};
+  t["tile.int_to_ptr"] = {castPointer};
   t["tile.load"] = {load};
   t["tile.store"] = {store};
   t["tile.atomic_rmw"] = {atomicRMW, validateAtomicRMW};

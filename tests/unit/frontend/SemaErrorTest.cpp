@@ -165,8 +165,12 @@ INSTANTIATE_TEST_SUITE_P(
         SemaError{"for i in range(x_ptr):\n    pass",
                   "test.tile:3:20: error: a range bound must be an integer scalar, got "
                   "*fp32"},
-        SemaError{"while x_ptr:\n    pass", "test.tile:3:11: error: the condition of 'while' "
-                                           "must be a scalar number, got *fp32"},
+        SemaError{"x = x_ptr.to(tl.float32)",
+                  "test.tile:3:9: error: not supported yet: casting *fp32 to fp32 (a pointer "
+                  "casts to tl.int64, tl.uint64 or a tl.pointer_type)"},
+        SemaError{"x = (1).to(tl.pointer_type(tl.float32))",
+                  "test.tile:3:10: error: a cast to pointer<fp32> needs a runtime int64 "
+                  "address or a pointer, got 1"},
         SemaError{"return n", "test.tile:3:12: error: a kernel cannot return a value"},
         SemaError{"x = tl.dot(1, 2)",
                   "test.tile:3:16: error: 'dot' expects a tile or a scalar, got 1"},

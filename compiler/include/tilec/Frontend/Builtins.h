@@ -103,7 +103,7 @@ enum class Builtin {
   // Debugging.
   StaticAssert, StaticPrint, DevicePrint, DeviceAssert, DebugBarrier,
   // Iteration and casts.
-  Range, StaticRange, Cast, Constexpr, NextPowerOf2,
+  Range, StaticRange, Cast, Constexpr, NextPowerOf2, PointerType,
   // Python builtins (bare names only).
   PyRange, PyMin, PyMax, PyFloat, PyInt, PyBool, PyLen,
   // Reshape that may reorder elements.

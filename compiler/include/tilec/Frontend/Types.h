@@ -159,7 +159,9 @@ private:
 /// folded constexpr expression. Python semantics for arithmetic.
 class ConstValue {
 public:
-  enum class Kind { None, Bool, Int, Float, String, DType, Tuple };
+  /// PointerDType: `tl.pointer_type(tl.float16)`, the type of a cast to a
+  /// pointer (never the dtype of a tile).
+  enum class Kind { None, Bool, Int, Float, String, DType, PointerDType, Tuple };
 
   ConstValue() = default; ///< None.
   static ConstValue getNone() { return ConstValue(); }
@@ -168,6 +170,8 @@ public:
   static ConstValue getFloat(double v);
   static ConstValue getString(llvm::StringRef v);
   static ConstValue getDType(ScalarKind v);
+  /// `tl.pointer_type(v)`.
+  static ConstValue getPointerDType(ScalarKind v);
   static ConstValue getTuple(std::vector<ConstValue> elements);
 
   Kind getKind() const { return kind; }
@@ -177,6 +181,7 @@ public:
   bool isFloat() const { return kind == Kind::Float; }
   bool isString() const { return kind == Kind::String; }
   bool isDType() const { return kind == Kind::DType; }
+  bool isPointerDType() const { return kind == Kind::PointerDType; }
   bool isTuple() const { return kind == Kind::Tuple; }
   /// Int or Bool (Python's bool is an int).
   bool isIntLike() const { return isInt() || isBool(); }

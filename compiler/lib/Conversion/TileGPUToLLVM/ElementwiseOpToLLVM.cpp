@@ -225,6 +225,29 @@ struct AddPtrOpConversion : OpConversionPattern<tile::AddPtrOp> {
   }
 };
 
+/// tile.ptr_to_int / tile.int_to_ptr: llvm.ptrtoint / llvm.inttoptr per
+/// element.
+template <class TileOp, class LLVMOp>
+struct PointerCastOpConversion : OpConversionPattern<TileOp> {
+  using OpConversionPattern<TileOp>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TileOp op, typename TileOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = this->getTypeConverter()->convertType(op.getType());
+    Type elementType = this->getTypeConverter()->convertType(
+        getElementTypeOrSelf(op.getType()));
+    if (!resultType || !elementType)
+      return op.emitOpError("has no layout");
+    SmallVector<Value> results;
+    for (Value element : unpackElements(loc, adaptor.getOperands()[0], rewriter))
+      results.push_back(LLVMOp::create(rewriter, loc, elementType, element));
+    rewriter.replaceOp(op, packElements(loc, results, resultType, rewriter));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tilec::populateElementwiseOpToLLVMPatterns(
@@ -233,6 +256,8 @@ void mlir::tilec::populateElementwiseOpToLLVMPatterns(
   MLIRContext *context = patterns.getContext();
   patterns.add<ElementwiseOpConversion>(converter, context, axisInfo);
   patterns.add<ConstantOpConversion, MakeRangeOpConversion, SplatOpConversion,
-               AddPtrOpConversion, FloatBitcastOpConversion>(converter, context,
-                                                             kTilePatternBenefit);
+               AddPtrOpConversion, FloatBitcastOpConversion,
+               PointerCastOpConversion<tile::PtrToIntOp, LLVM::PtrToIntOp>,
+               PointerCastOpConversion<tile::IntToPtrOp, LLVM::IntToPtrOp>>(
+      converter, context, kTilePatternBenefit);
 }

@@ -131,6 +131,22 @@ LogicalResult LoadOp::verify() {
   return success();
 }
 
+/// Verifies that `addr` (the integer side of a pointer cast) is i64 and
+/// has the shape of `ptr`.
+static LogicalResult verifyPointerCast(Operation *op, Type ptr, Type addr) {
+  if (!getElementTypeOrSelf(addr).isInteger(64))
+    return op->emitOpError("casts pointers to and from i64 only, not ") << addr;
+  return verifySameShape(op, addr, ptr, "address");
+}
+
+LogicalResult PtrToIntOp::verify() {
+  return verifyPointerCast(*this, getPtr().getType(), getResult().getType());
+}
+
+LogicalResult IntToPtrOp::verify() {
+  return verifyPointerCast(*this, getResult().getType(), getAddr().getType());
+}
+
 LogicalResult StoreOp::verify() {
   Type expected = getPointeeType(getPtr().getType());
   if (getValue().getType() != expected)

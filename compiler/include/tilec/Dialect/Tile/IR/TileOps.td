@@ -110,6 +110,30 @@ def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, Elementwise,
   let hasVerifier = 1;
 }
 
+def Tile_PtrToIntOp : Tile_Op<"ptr_to_int", [Pure, Elementwise]> {
+  let summary = "The addresses pointers hold, as i64";
+  let description = [{
+    `ptr.to(tl.int64)`, and a pointer as a condition (compared with 0).
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr);
+  let results = (outs Tile_IntLike:$result);
+  let assemblyFormat = "$ptr attr-dict `:` type($ptr) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_IntToPtrOp : Tile_Op<"int_to_ptr", [Pure, Elementwise]> {
+  let summary = "Pointers to the i64 addresses given";
+  let description = [{
+    `addr.to(tl.pointer_type(tl.float16))` (Triton's grouped GEMM loads its
+    operands' addresses from a table). Nothing is known of where they point:
+    accesses through them are not vectorized.
+  }];
+  let arguments = (ins Tile_IntLike:$addr);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat = "$addr attr-dict `:` type($addr) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
     MemoryEffects<[MemRead]>]> {
   let summary = "Load a tile (or scalar) from global memory";

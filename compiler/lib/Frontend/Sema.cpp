@@ -88,6 +88,7 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
   variables.clear();
   frames.clear();
   callStack.clear();
+  tupleVariables.clear();
   FunctionContext kernelContext;
   kernelContext.def = &def;
   function = &kernelContext;
@@ -355,6 +356,28 @@ void Sema::analyzeBlock(const Block &block) {
 void Sema::bind(llvm::StringRef name, SourceLoc loc, ExprPtr value) {
   if (value && value->getType().isBlockPointer()) // One variable per part.
     return bindBlockPointer(name, loc, std::move(value));
+  // A tuple of runtime values (and constants): one variable per element.
+  if (auto *tuple = value ? llvm::dyn_cast<TupleExpr>(value.get()) : nullptr;
+      tuple && llvm::all_of(tuple->getElements(), [](const ExprPtr &element) {
+        return element && (getConstexpr(*element) || element->getType().isValue());
+      })) {
+    // Every element is computed before any part is assigned: `pair =
+    // (pair[1], pair[0])` swaps.
+    std::vector<ExprPtr> elements = tuple->takeElements();
+    for (ExprPtr &element : elements) {
+      if (getConstexpr(*element))
+        continue;
+      std::string temporary = "$tuple" + std::to_string(tupleTemporaries++);
+      bind(temporary, loc, std::move(element));
+      NameExpr ref(loc, temporary, nullptr);
+      element = analyzeName(ref);
+    }
+    scope.erase(name);
+    tupleVariables[name] = elements.size();
+    for (auto [i, element] : llvm::enumerate(elements))
+      bind((name + "." + llvm::Twine(i)).str(), loc, std::move(element));
+    return;
+  }
   Binding &binding = scope[name];
   binding = Binding();
   binding.loc = loc;
@@ -367,8 +390,8 @@ void Sema::bind(llvm::StringRef name, SourceLoc loc, ExprPtr value) {
     return;
   }
   if (llvm::isa<TupleExpr>(*value)) {
-    diag.error(loc, "not supported yet: keeping a tuple of runtime values in '" + name +
-                        "'; unpack it instead ('a, b = ...')");
+    diag.error(loc, "not supported yet: keeping a tuple of tuples or block pointers in '" +
+                        name + "'; unpack it instead ('a, b = ...')");
     binding.poisoned = true;
     return;
   }

@@ -50,7 +50,14 @@ size_t rankOf(const BuiltinCallExpr &call) { return (call.getArgs().size() - 3) 
 const char *const kPartNames[] = {"base", "shape", "stride", "offset"};
 } // namespace
 
-std::vector<std::string> Sema::getBlockPointerParts(llvm::StringRef name) const {
+std::vector<std::string> Sema::getVariableParts(llvm::StringRef name) const {
+  if (auto tuple = tupleVariables.find(name);
+      tuple != tupleVariables.end() && !scope.count(name)) {
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < tuple->second; ++i)
+      parts.push_back((name + "." + llvm::Twine(i)).str());
+    return parts;
+  }
   auto it = blockPointers.find(name);
   if (it == blockPointers.end() || scope.count(name))
     return {};
@@ -341,7 +348,7 @@ void Sema::bindBlockPointer(llvm::StringRef name, SourceLoc loc, ExprPtr value) 
   std::vector<ExprPtr> parts = call.takeArgs();
   scope.erase(name);
   blockPointers[name] = info;
-  std::vector<std::string> names = getBlockPointerParts(name);
+  std::vector<std::string> names = getVariableParts(name);
   for (size_t i = 0; i < 1 + 3 * rank; ++i)
     bind(names[i], loc, std::move(parts[i]));
 }
@@ -349,7 +356,7 @@ void Sema::bindBlockPointer(llvm::StringRef name, SourceLoc loc, ExprPtr value) 
 ExprPtr Sema::loadBlockPointer(llvm::StringRef name, SourceLoc loc) {
   const BlockPointerInfo &info = blockPointers.find(name)->second;
   std::vector<ExprPtr> args;
-  for (const std::string &part : getBlockPointerParts(name)) {
+  for (const std::string &part : getVariableParts(name)) {
     NameExpr ref(loc, part, nullptr);
     if (!args.emplace_back(analyzeName(ref)))
       return nullptr;
@@ -397,7 +404,7 @@ ExprPtr Sema::typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
   Shape blockShape(args[0]->getType().getShape());
   ScalarKind elem = args[0]->getType().getElement();
   bindBlockPointer(name, loc, std::move(args[0]));
-  std::vector<std::string> parts = getBlockPointerParts(name);
+  std::vector<std::string> parts = getVariableParts(name);
   auto part = [&](unsigned kind, size_t dim) {
     NameExpr ref(loc, kind == 0 ? parts[0] : parts[partIndex(kind, dim, rank)], nullptr);
     return analyzeName(ref);

@@ -281,7 +281,7 @@ void Sema::finishLoop(const llvm::StringMap<Binding> &before, const Block &body,
   for (const std::string &name : collectAssignedNames(body)) {
     auto it = scope.find(name);
     if ((it != scope.end() && !it->second.poisoned) ||
-        !getBlockPointerParts(name).empty())
+        !getVariableParts(name).empty())
       continue;
     Binding &binding = scope[name];
     binding = Binding();
@@ -490,7 +490,7 @@ void Sema::analyzeIf(const IfStmt &stmt) {
     for (const std::string &name : assigned) {
       if (!isLiveAfter(name))
         continue; // Never read again: the value before the `if` may stay.
-      std::vector<std::string> parts = getBlockPointerParts(name);
+      std::vector<std::string> parts = getVariableParts(name);
       if (parts.empty())
         parts.push_back(name);
       names.insert(names.end(), parts.begin(), parts.end());

@@ -205,6 +205,15 @@ ExprPtr Sema::analyzeName(const NameExpr &expr) {
   auto it = scope.find(expr.getName());
   if (it == scope.end() && blockPointers.count(expr.getName()))
     return loadBlockPointer(expr.getName(), expr.getLoc());
+  if (it == scope.end() && tupleVariables.count(expr.getName())) {
+    std::vector<ExprPtr> elements;
+    for (const std::string &part : getVariableParts(expr.getName())) {
+      NameExpr ref(expr.getLoc(), part, nullptr);
+      if (!elements.emplace_back(analyzeName(ref)))
+        return nullptr;
+    }
+    return std::make_unique<TupleExpr>(expr.getLoc(), std::move(elements), /*list=*/false);
+  }
   if (it != scope.end()) {
     const Binding &binding = it->second;
     if (binding.poisoned) {

@@ -150,10 +150,12 @@ ExprPtr Sema::callDeviceFunction(const FunctionDef &def, const CallExpr &call,
   auto savedVariables = std::move(variables);
   auto savedFrames = std::move(frames);
   auto savedBlockPointers = std::move(blockPointers);
+  auto savedTuples = std::move(tupleVariables);
   scope.clear();
   variables.clear();
   frames.clear();
   blockPointers.clear();
+  tupleVariables.clear();
   FunctionContext context;
   context.def = &def;
   context.callLoc = loc;
@@ -172,6 +174,7 @@ ExprPtr Sema::callDeviceFunction(const FunctionDef &def, const CallExpr &call,
   variables = std::move(savedVariables);
   frames = std::move(savedFrames);
   blockPointers = std::move(savedBlockPointers);
+  tupleVariables = std::move(savedTuples);
 
   if (diag.getNumErrors() != errorsBefore) {
     // The note's position is the call (file:line:col), one per inlining level.

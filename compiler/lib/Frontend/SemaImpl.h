@@ -309,9 +309,10 @@ private:
   //===--- Block pointers (SemaBlockPointers.cpp) ----------------------===//
 public:
   /// The scope names of the runtime parts of block-pointer variable `name`
-  /// (base, shape0.., stride0.., offset0..), or empty if `name` is not one.
-  /// A loop that assigns `name` must carry each of these names.
-  std::vector<std::string> getBlockPointerParts(llvm::StringRef name) const;
+  /// (base, shape0.., stride0.., offset0..) or of tuple variable `name`
+  /// ("name.0", "name.1", ...), or empty if `name` is neither. A loop that
+  /// assigns `name` must carry each of these names.
+  std::vector<std::string> getVariableParts(llvm::StringRef name) const;
   /// Binds block-pointer value `value` to `name`: one scalar variable per
   /// runtime part (see Types.h). bind() forwards block pointers here.
   void bindBlockPointer(llvm::StringRef name, SourceLoc loc, ExprPtr value);
@@ -356,6 +357,11 @@ private:
                                                          ScalarKind elem,
                                                          llvm::StringRef what);
   llvm::StringMap<BlockPointerInfo> blockPointers;
+  /// Variables holding a tuple of runtime values (`pair = (a, x)`): their
+  /// arity; element i is the variable "name.i".
+  llvm::StringMap<size_t> tupleVariables;
+  /// Temporaries made so far for the elements of tuples being bound.
+  unsigned tupleTemporaries = 0;
 
   /// device_print/device_assert (SemaAtomics.cpp).
   ExprPtr typeDeviceDebug(Builtin builtin, SourceLoc loc, llvm::StringRef calleeName,

@@ -119,7 +119,7 @@ std::vector<std::string> Sema::loopCarriedNames(const Block &body, const Expr *c
     if (!(exprReads(cond, name) || readBeforeAssigned(body, name) || isLiveAfter(name)))
       continue;
     // A block pointer is carried as its runtime parts.
-    std::vector<std::string> parts = getBlockPointerParts(name);
+    std::vector<std::string> parts = getVariableParts(name);
     if (parts.empty())
       parts.push_back(name);
     for (std::string &part : parts) {

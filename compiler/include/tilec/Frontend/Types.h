@@ -67,7 +67,7 @@ std::optional<Shape> broadcastShapes(llvm::ArrayRef<int64_t> a,
 ///    constexpr block_shape and order tuples. A variable holding one is kept
 ///    as one scalar variable per runtime part, named "<name>.base",
 ///    "<name>.shape<d>", "<name>.stride<d>", "<name>.offset<d>"
-///    (Sema::getBlockPointerParts); carrying it through a loop means
+///    (Sema::getVariableParts); carrying it through a loop means
 ///    carrying each part.
 class Type {
 public:

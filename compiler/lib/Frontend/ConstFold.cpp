@@ -232,9 +232,16 @@ std::optional<ConstValue> tilec::foldPythonMath(llvm::StringRef name,
     return args.size() >= lo && args.size() <= hi;
   };
   double x = args.empty() ? 0 : args[0].getFloat();
+  // Python raises where C returns NaN (a domain error) or overflows to an
+  // infinity from finite arguments (a range error).
   auto real = [&](double value) -> std::optional<ConstValue> {
-    if (std::isnan(value) && !std::isnan(x))
+    bool finiteArgs = llvm::all_of(args, [](const ConstValue &arg) {
+      return std::isfinite(arg.getFloat());
+    });
+    if (std::isnan(value) && finiteArgs)
       return fail(error, "math." + name + ": math domain error");
+    if (std::isinf(value) && finiteArgs)
+      return fail(error, "math." + name + ": math range error");
     return ConstValue::getFloat(value);
   };
   using Fn = double (*)(double);
@@ -256,7 +263,8 @@ std::optional<ConstValue> tilec::foldPythonMath(llvm::StringRef name,
     if (name == fnName) {
       if (!arity(1, 1))
         return fail(error, "math." + name + " takes 1 argument");
-      if ((name == "sqrt" && x < 0) || ((name == "log2" || name == "log10") && x <= 0))
+      if ((name == "sqrt" && x < 0) || ((name == "log2" || name == "log10") && x <= 0) ||
+          (name == "log1p" && x <= -1))
         return fail(error, "math." + name + ": math domain error");
       return real(fn(x));
     }
@@ -265,19 +273,25 @@ std::optional<ConstValue> tilec::foldPythonMath(llvm::StringRef name,
       return fail(error, "math.log takes 1 or 2 arguments");
     if (x <= 0 || (args.size() == 2 && (args[1].getFloat() <= 0 || args[1].getFloat() == 1)))
       return fail(error, "math.log: math domain error");
+    if (std::isinf(x))
+      return ConstValue::getFloat(x);
     return real(args.size() == 2 ? std::log(x) / std::log(args[1].getFloat()) : std::log(x));
   }
   if (name == "pow" || name == "atan2") {
     if (!arity(2, 2))
       return fail(error, "math." + name + " takes 2 arguments");
     double y = args[1].getFloat();
+    if (name == "pow" && x == 0 && y < 0)
+      return fail(error, "math.pow: math domain error");
     return real(name == "pow" ? std::pow(x, y) : std::atan2(x, y));
   }
   if (name == "ceil" || name == "floor") {
     if (!arity(1, 1))
       return fail(error, "math." + name + " takes 1 argument");
+    if (args[0].isIntLike()) // Exact, as Python's.
+      return ConstValue::getInt(args[0].getInt());
     double r = name == "ceil" ? std::ceil(x) : std::floor(x);
-    if (!std::isfinite(r) || std::fabs(r) > 9.2e18)
+    if (!std::isfinite(r) || r < -9.223372036854775808e18 || r >= 9.223372036854775808e18)
       return fail(error, "math." + name + " of " + args[0].str() + " is no 64-bit int");
     return ConstValue::getInt(static_cast<int64_t>(r));
   }

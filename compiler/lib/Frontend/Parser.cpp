@@ -567,7 +567,13 @@ void Parser::parseTopLevelBlock(Module &module, llvm::StringSet<> &bound,
       size_t start = pos;
       skipStatement(level);
       warnAboutHiddenKernels(module, start, pos, blockKind);
+      // What skipped host code binds (a nested `if`'s alias too) is bound:
+      // a later branch's alias of the name does not win over it.
+      size_t known = module.hostCode.size();
       recordBoundNames(module, start, pos);
+      for (size_t i = known; i < module.hostCode.size(); ++i)
+        if (!module.hostCode[i].name.empty())
+          bound.insert(module.hostCode[i].name);
       continue;
     }
     Module scratch;

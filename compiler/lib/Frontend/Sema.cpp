@@ -580,13 +580,18 @@ void Sema::analyzeStmt(const Stmt &stmt) {
     if (auto *call = typed ? llvm::dyn_cast<BuiltinCallExpr>(typed.get()) : nullptr;
         call && (call->getBuiltin() == Builtin::MultipleOf ||
                  call->getBuiltin() == Builtin::MaxContiguous))
-      if (const auto *source = llvm::dyn_cast<CallExpr>(&expr);
-          source && !source->getArgs().empty())
-        if (const auto *name = llvm::dyn_cast<NameExpr>(source->getArgs()[0].value.get());
+      if (const auto *source = llvm::dyn_cast<CallExpr>(&expr)) {
+        // The hinted value: the `input` keyword, else the first positional.
+        const Expr *input = nullptr;
+        for (const CallArg &arg : source->getArgs())
+          if (arg.keyword == "input" || (arg.keyword.empty() && !input))
+            input = arg.value.get();
+        if (const auto *name = llvm::dyn_cast_or_null<NameExpr>(input);
             name && scope.count(name->getName()) && !getConstexpr(*typed)) {
           bind(name->getName(), stmt.getLoc(), std::move(typed));
           return;
         }
+      }
     // Values without effects (a device function's result, a block pointer)
     // are dropped.
     if (typed && !getConstexpr(*typed) && !llvm::isa<NameExpr, TupleExpr>(*typed) &&

@@ -133,7 +133,7 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
       calleeName = dotted;
       std::string path = module->expandTritonAlias(dotted);
       llvm::StringRef pathRoot = llvm::StringRef(path).split('.').first;
-      if (root == "math" && dotted.find('.', 5) == std::string::npos)
+      if (root == "math" && path == dotted && dotted.find('.', 5) == std::string::npos)
         return analyzePythonMathCall(call, llvm::StringRef(dotted).drop_front(5));
       if (pathRoot != "tl" && pathRoot != "triton") {
         if (!reportUnreadableName(root, callee.getLoc()))
@@ -449,10 +449,9 @@ ExprPtr Sema::typePointerCast(SourceLoc loc, ExprPtr input, ScalarKind pointee) 
 }
 
 ExprPtr Sema::typeCast(SourceLoc loc, std::vector<ExprPtr> args) {
-  if (const ConstValue *target = getConstexpr(*args[1]); target && target->isPointerDType())
-    return typePointerCast(loc, std::move(args[0]), target->getDType());
-  std::optional<ScalarKind> dtype = requireDType(*args[1], diag);
-  if (!dtype)
+  const ConstValue *target = getConstexpr(*args[1]);
+  std::optional<ScalarKind> dtype;
+  if (!(target && target->isPointerDType()) && !(dtype = requireDType(*args[1], diag)))
     return nullptr;
   const ConstValue *rounding = getConstexpr(*args[2]);
   if (!rounding || !(rounding->isNone() ||
@@ -461,6 +460,13 @@ ExprPtr Sema::typeCast(SourceLoc loc, std::vector<ExprPtr> args) {
                                   "\"rtne\"");
     return nullptr;
   }
+  // Pointer casts keep the address's bits, bitcast or not.
+  if (target && target->isPointerDType())
+    return typePointerCast(loc, std::move(args[0]), target->getDType());
+  if (const Type &type = args[0]->getType(); !getConstexpr(*args[0]) && type.isPointer() &&
+                                              (*dtype == ScalarKind::I64 ||
+                                               *dtype == ScalarKind::U64))
+    return std::make_unique<ConvertExpr>(loc, std::move(args[0]), type.withElement(*dtype));
   const ConstValue *bitcast = getConstexpr(*args[3]);
   if (!bitcast || !bitcast->isIntLike()) {
     diag.error(args[3]->getLoc(), "'bitcast' must be a constexpr bool");
@@ -486,10 +492,6 @@ ExprPtr Sema::typeCast(SourceLoc loc, std::vector<ExprPtr> args) {
   if (getConstexpr(*input))
     return coerce(std::move(input), *dtype, {});
   const Type &type = input->getType();
-  // A pointer's address: `ptr.to(tl.int64)`.
-  if (type.isPointer() && (*dtype == ScalarKind::I64 || *dtype == ScalarKind::U64))
-    return std::make_unique<ConvertExpr>(loc, std::move(input),
-                                         type.withElement(*dtype));
   if (!type.isValue() || type.isPointer()) {
     diag.error(input->getLoc(), "not supported yet: casting " + type.str() + " to " +
                                     getScalarKindName(*dtype).str() +

@@ -291,6 +291,9 @@ bool Sema::reportAmbiguousName(llvm::StringRef name, SourceLoc loc, llvm::String
   } else if (const FunctionDef *def = what == "function" ? nullptr : module->lookup(name)) {
     other = def->getLoc();
     why = "defined here";
+  } else if (auto alias = module->tritonAliases.find(name.str());
+             what == "function" && alias != module->tritonAliases.end()) {
+    why = "also an alias of '" + alias->second + "' (assigned at the top level)";
   } else if (module->isImportedAndDefined(name)) {
     const FunctionDef *def = module->lookup(name);
     other = def ? def->getLoc() : module->lookupGlobal(name)->loc;
@@ -391,7 +394,7 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
   }
   if (!dotted.empty() && !scope.count(root) && !blockPointers.count(root)) {
     // A module path: `tl.float16`, `math.pi`, or a mistake.
-    if (root == "math")
+    if (root == "math" && module->expandTritonAlias(dotted) == dotted)
       if (std::optional<ConstValue> constant =
               getPythonMathConstant(llvm::StringRef(dotted).drop_front(5)))
         return makeConstant(expr.getLoc(), *constant);
@@ -465,12 +468,12 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
   if (type.isTensorDescriptor() &&
       llvm::is_contained({"dtype", "block_shape", "shape", "strides"}, expr.getName()))
     return tensorDescriptorAttribute(std::move(base), expr.getName(), expr.getLoc());
-  if (type.isValue() && type.isPointer() && expr.getName() == "dtype") {
-    diag.error(expr.getNameLoc(), "the dtype of a pointer (" + type.str() +
-                                      ") is a pointer type, which tilec has no value "
-                                      "for; its element type is '.dtype.element_ty'");
-    return nullptr;
-  }
+  // A pointer's dtype is its pointer type, tl.pointer_type(element).
+  if (type.isValue() && type.isPointer() && expr.getName() == "dtype")
+    return makeConstant(expr.getLoc(), ConstValue::getPointerDType(type.getElement()));
+  if (const ConstValue *value = getConstexpr(*base);
+      value && value->isPointerDType() && expr.getName() == "element_ty")
+    return makeConstant(expr.getLoc(), ConstValue::getDType(value->getDType()));
   diag.error(expr.getNameLoc(), "unknown attribute '" + expr.getName() + "' of " +
                                     (getConstexpr(*base) ? getConstexpr(*base)->str()
                                                          : type.str()));

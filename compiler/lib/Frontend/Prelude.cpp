@@ -337,10 +337,10 @@ def gather(src, index, axis: tl.constexpr):
 
 
 def fdiv(x, y, ieee_rounding: tl.constexpr = False):
-    # tl.math.fdiv: x / y rounded to nearest with ieee_rounding, else the
-    # fast approximate division (div.full.f32).
-    if ieee_rounding:
-        return tl.div_rn(x, y)
+    # tl.math.fdiv: for fp32 the fast approximate division unless
+    # ieee_rounding; other floats divide rounded to nearest.
+    if ieee_rounding or (x / y).dtype != tl.float32:
+        return x / y
     return tl.extra.cuda.libdevice.fast_dividef(x, y)
 )tile";
 

@@ -72,8 +72,6 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
         builder.getI32IntegerAttr(call.getConstArg(0).getInt()),
         builder.getI32IntegerAttr(call.getConstArg(1).getInt()));
   case B::Load: {
-    if (!checkMemoryAccess(call, /*volatileArg=*/7))
-      return nullptr;
     bool ok = true;
     Value ptr = generateExpr(call.getArg(0));
     if (!ptr)
@@ -82,14 +80,18 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
     Value other = optionalArg(call, 2, ok);
     if (!ok)
       return nullptr;
-    if (call.getType().getElement() != ScalarKind::I1)
-      return mlir::tile::LoadOp::create(builder, where, result, ptr, mask, other);
+    if (call.getType().getElement() != ScalarKind::I1) {
+      Value load = mlir::tile::LoadOp::create(builder, where, result, ptr, mask, other);
+      markVolatile(call, load);
+      return load;
+    }
     // Bytes through *i1: true where nonzero, as Triton reads a torch.bool.
     if (other)
       other = boolToByte(where, other);
     Value bytes = mlir::tile::LoadOp::create(
         builder, where, convertType(call.getType().withElement(ScalarKind::I8)), ptr, mask,
         other);
+    markVolatile(call, bytes);
     Value zero = constant(where, call.getType().withElement(ScalarKind::I8),
                           ConstValue::getInt(0));
     return mlir::arith::CmpIOp::create(builder, where, mlir::arith::CmpIPredicate::ne, bytes,
@@ -211,13 +213,10 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
   }
 }
 
-bool MLIRGenerator::checkMemoryAccess(const BuiltinCallExpr &call,
-                                      std::optional<unsigned> volatileArg) {
-  if (volatileArg && call.getConstArg(*volatileArg).isTruthy()) {
-    diag.error(call.getLoc(), "not supported yet: volatile=True");
-    return false;
-  }
-  return true;
+void MLIRGenerator::markVolatile(const BuiltinCallExpr &call, Value load) {
+  if (call.getConstArg(7).isTruthy()) // tl.load's `volatile`.
+    load.getDefiningOp()->setAttr(mlir::tile::kVolatileAttr,
+                                  builder.getI64IntegerAttr(volatileLoads++));
 }
 
 /// Applies the math op for `builtin` to a float or integer `x`.
@@ -409,8 +408,6 @@ bool MLIRGenerator::generateVoidCall(const Expr &expr) {
   mlir::Location where = loc(call->getLoc());
   switch (call->getBuiltin()) {
   case Builtin::Store: {
-    if (!checkMemoryAccess(*call, std::nullopt))
-      return false;
     bool ok = true;
     Value ptr = generateExpr(call->getArg(0));
     Value value = ptr ? generateExpr(call->getArg(1)) : nullptr;

@@ -150,10 +150,10 @@ private:
   bool generateArgs(const BuiltinCallExpr &call,
                     llvm::SmallVectorImpl<Value> &operands, unsigned first = 0);
   Value generateBuiltin(const BuiltinCallExpr &call);
-  /// What the GPU lowering cannot do yet, reported at the call: volatile
-  /// accesses.
-  bool checkMemoryAccess(const BuiltinCallExpr &call,
-                         std::optional<unsigned> volatileArg);
+  /// Marks `load` volatile (tile::kVolatileAttr) when `call` asks so.
+  void markVolatile(const BuiltinCallExpr &call, Value load);
+  /// Volatile loads made so far (each gets its own attribute value).
+  int64_t volatileLoads = 0;
   /// exp ... erf, sigmoid, abs, floor, ceil.
   Value generateUnaryMath(const BuiltinCallExpr &call, mlir::Location where);
   /// fma, maximum, minimum, clamp, where, cdiv.

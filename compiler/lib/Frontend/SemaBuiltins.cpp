@@ -340,6 +340,10 @@ ExprPtr Sema::typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> 
 
 void Sema::checkMemoryOptions(Builtin builtin, llvm::ArrayRef<ExprPtr> args) {
   bool isLoad = builtin == Builtin::Load;
+  if (const ConstValue *isVolatile = isLoad ? getConstexpr(*args[7]) : nullptr;
+      isLoad && !(isVolatile && isVolatile->isIntLike()))
+    diag.error(args[7]->getLoc(), "volatile must be a constexpr bool, got " +
+                                      (isVolatile ? isVolatile->str() : args[7]->getType().str()));
   // The arguments after boundary_check (and a load's padding_option).
   size_t cacheIndex = isLoad ? 5 : 4;
   static const char *const loadCaches[] = {".ca", ".cg", ".cv"};

@@ -166,6 +166,8 @@ struct LoadOpConversion : OpConversionPattern<tile::LoadOp> {
     if (!resultType || elementType.isInteger(1))
       return op.emitOpError("cannot lower a load of this type yet");
     AccessPlan plan = planAccess(op.getPtr(), op.getMask(), axisInfo);
+    // volatile=True: every execution reads memory.
+    const char *ld = op->hasAttr(tile::kVolatileAttr) ? "ld.volatile.global" : "ld.global";
     SmallVector<Value> ptrs = unpackElements(loc, adaptor.getPtr(), rewriter);
     SmallVector<Value> preds =
         predicatesOf(loc, adaptor.getMask(), Value(), ptrs.size(), rewriter);
@@ -214,15 +216,15 @@ struct LoadOpConversion : OpConversionPattern<tile::LoadOp> {
       }
       std::string vecSuffix = words > 1 ? ".v" + std::to_string(words) : "";
       std::string dests = words > 1 ? "{ " + operandList(0, words) + " }" : "$0";
-      text += llvm::formatv("{0}ld.global{1}.{2} {3}, [ ${4} + 0 ];\n", guard,
-                            vecSuffix, plan.ptxType(), dests, address)
+      text += llvm::formatv("{0}{5}{1}.{2} {3}, [ ${4} + 0 ];\n", guard,
+                            vecSuffix, plan.ptxType(), dests, address, ld)
                   .str();
       if (!plan.uniformMask)
         for (unsigned w = 0; w < words; ++w)
           text += llvm::formatv("and.pred %pone, %pnot, ${0};\n"
-                                "@%pone ld.global.{1} ${2}, [ ${3} + {4} ];\n",
+                                "@%pone {5}.{1} ${2}, [ ${3} + {4} ];\n",
                                 firstPred + w, plan.ptxType(), w, address,
-                                w * plan.wordBits / 8)
+                                w * plan.wordBits / 8, ld)
                       .str();
       Operation *asmOp =
           emitAsm(loc, rewriter, wordTypes, operands, text, constraints);

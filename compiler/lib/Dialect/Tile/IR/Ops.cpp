@@ -114,6 +114,13 @@ LogicalResult InlineAsmOp::verify() {
   return success();
 }
 
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), SideEffects::DefaultResource::get());
+  if ((*this)->hasAttr(kVolatileAttr))
+    effects.emplace_back(MemoryEffects::Write::get(), SideEffects::DefaultResource::get());
+}
+
 LogicalResult LoadOp::verify() {
   Type expected = getPointeeType(getPtr().getType());
   if (getResult().getType() != expected)

@@ -40,6 +40,12 @@ constexpr llvm::StringLiteral kKernelAttr = "tile.kernel";
 /// (from tl.range's num_stages) it overrides the kernel's for that loop.
 constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
 
+/// Discardable attribute (i64) on a tile.load: `volatile=True`. Such a load
+/// counts as a write too (LoadOp::getEffects), so nothing removes, merges
+/// or moves it; each holds its own value; the lowering reads memory anew
+/// (ld.volatile), and the pipeliner leaves its loop alone.
+constexpr llvm::StringLiteral kVolatileAttr = "tile.volatile";
+
 /// Returns the element type that a pointer or a tile of pointers points at,
 /// shaped like `ptrLike` (a scalar for a scalar pointer, a tensor for a tile).
 Type getPointeeType(Type ptrLike);

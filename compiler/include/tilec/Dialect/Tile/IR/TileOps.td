@@ -135,11 +135,13 @@ def Tile_IntToPtrOp : Tile_Op<"int_to_ptr", [Pure, Elementwise]> {
 }
 
 def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
-    MemoryEffects<[MemRead]>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "Load a tile (or scalar) from global memory";
   let description = [{
     Elements whose `mask` is false are not read and take the value of
-    `other` (undefined when `other` is absent).
+    `other` (undefined when `other` is absent). A load marked volatile
+    (`tile.volatile`, tl.load's volatile=True) also counts as a write, so
+    that it is never removed, merged or moved.
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
                        Optional<Tile_Value>:$other);

@@ -126,7 +126,7 @@ def Tile_IntToPtrOp : Tile_Op<"int_to_ptr", [Pure, Elementwise]> {
   let description = [{
     `addr.to(tl.pointer_type(tl.float16))` (Triton's grouped GEMM loads its
     operands' addresses from a table). Nothing is known of where they point:
-    accesses through them are not vectorized.
+    accesses through them are not vectorized unless a tile.hint says so.
   }];
   let arguments = (ins Tile_IntLike:$addr);
   let results = (outs Tile_PtrLike:$result);

@@ -1,8 +1,9 @@
 //===- CompilerFuzzer.cpp - libFuzzer target over the whole compiler ------===//
 //
 // Source text in; the whole pipeline runs in-process as tilec runs it: parse,
-// Sema, MLIRGen, tile -> tilegpu -> LLVM dialect, LLVM IR (O3, libdevice) and
-// PTX for sm_90. Diagnostics are swallowed: an error is a normal outcome.
+// Sema, MLIRGen, the three pass pipelines of Compiler.cpp (fp8 legalization,
+// tile -> tilegpu, tilegpu -> LLVM dialect), LLVM IR (O3, libdevice) and PTX
+// for sm_90. Diagnostics are swallowed: an error is a normal outcome.
 // Findings abort, so that libFuzzer saves the input:
 //   - crashes, hangs and sanitizer reports (libFuzzer and the sanitizers);
 //   - LLVM fatal errors and errors of the LLVM backend (which would exit);
@@ -136,6 +137,10 @@ void compile(StringRef source) {
     return failed(pm.run(*module));
   };
   if (!check(runPipeline([](mlir::PassManager &pm) {
+               mlir::tilec::buildTileLegalizationPipeline(pm, kArch);
+             }),
+             "tile legalization") ||
+      !check(runPipeline([](mlir::PassManager &pm) {
                mlir::tilec::buildTileToTileGPUPipeline(pm, 4, kArch);
              }),
              "tile -> tilegpu") ||

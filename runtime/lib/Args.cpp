@@ -18,6 +18,8 @@ DevicePtr::DevicePtr(std::uint64_t Address, std::string_view ElemType)
 }
 
 std::string Arg::typeName() const {
+  if (TMap)
+    return "tensormap";
   if (!Desc)
     return Type.str();
   std::string Name = "tensordesc<" + TileType{Type.Elem, false}.str() + "[";

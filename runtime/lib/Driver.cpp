@@ -98,6 +98,8 @@ LoadedDriver load() {
   // Optional entry points: the runtime works without them.
   A.cuFuncGetParamInfo = reinterpret_cast<decltype(A.cuFuncGetParamInfo)>(
       ::dlsym(Lib, "cuFuncGetParamInfo"));
+  A.cuTensorMapEncodeTiled = reinterpret_cast<decltype(A.cuTensorMapEncodeTiled)>(
+      ::dlsym(Lib, "cuTensorMapEncodeTiled"));
   if (CUresult Res = A.cuInit(0); Res != CUDA_SUCCESS) {
     D.Reason = "cuInit failed: " + errorText(A, Res);
     return D;

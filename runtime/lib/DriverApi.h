@@ -48,6 +48,20 @@ constexpr CUdevice_attribute CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 constexpr CUdevice_attribute
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
 
+/// cuTensorMapEncodeTiled's enumerations (CUDA 12's cuda.h values).
+constexpr int CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0;
+constexpr int CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1;
+constexpr int CU_TENSOR_MAP_DATA_TYPE_INT32 = 3;
+constexpr int CU_TENSOR_MAP_DATA_TYPE_INT64 = 5;
+constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6;
+constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7;
+constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT64 = 8;
+constexpr int CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9;
+constexpr int CU_TENSOR_MAP_INTERLEAVE_NONE = 0;
+constexpr int CU_TENSOR_MAP_SWIZZLE_NONE = 0; ///< 32B, 64B, 128B: 1, 2, 3.
+constexpr int CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2;
+constexpr int CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0;
+
 constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
 constexpr unsigned CU_EVENT_DEFAULT = 0;
 
@@ -111,6 +125,14 @@ struct DriverApi {
   /// CUDA 12.4 and later; nullptr with an older driver (optional).
   CUresult (*cuFuncGetParamInfo)(CUfunction Function, std::size_t Index,
                                  std::size_t *Offset, std::size_t *Size) = nullptr;
+  /// CUDA 12.0 and later; nullptr with an older driver (optional). Encodes
+  /// the 128-byte CUtensorMap \p Map.
+  CUresult (*cuTensorMapEncodeTiled)(void *Map, int DataType, unsigned Rank,
+                                     void *GlobalAddress, const unsigned long long *GlobalDim,
+                                     const unsigned long long *GlobalStrides,
+                                     const unsigned *BoxDim, const unsigned *ElementStrides,
+                                     int Interleave, int Swizzle, int L2Promotion,
+                                     int OobFill) = nullptr;
 };
 
 /// Returns the driver, loaded and initialized on first use; throws

@@ -6,6 +6,7 @@
 #include "tile/Error.h"
 
 #include <array>
+#include <cstdint>
 #include <vector>
 
 namespace tile {
@@ -34,6 +35,65 @@ void Kernel::launchImpl(const Grid &G, const Stream &S, const Arg *Args,
   launchOnGpu(G, S, Args, Count);
 }
 
+namespace {
+
+/// The CUtensorMapDataType of \p Elem (fp8 as bytes).
+int tensorMapDataType(ScalarKind Elem) {
+  switch (Elem) {
+  case ScalarKind::FP16:
+    return cu::CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case ScalarKind::BF16:
+    return cu::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case ScalarKind::FP32:
+    return cu::CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case ScalarKind::FP64:
+    return cu::CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  case ScalarKind::I32:
+    return cu::CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case ScalarKind::I64:
+    return cu::CU_TENSOR_MAP_DATA_TYPE_INT64;
+  default:
+    return scalarSize(Elem) == 2 ? cu::CU_TENSOR_MAP_DATA_TYPE_UINT16
+                                 : cu::CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  }
+}
+
+/// Encodes \p Map's CUtensorMap from its descriptor; throws tile::Error
+/// naming the argument when the driver cannot.
+void encodeTensorMap(TensorMapArg &Map) {
+  const cu::DriverApi &D = cu::driver();
+  if (!D.cuTensorMapEncodeTiled)
+    throw Error(Map.Where + "this kernel copies tensor descriptors with the tensor memory "
+                "accelerator, and the CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 "
+                "or newer is needed)");
+  const TensorDescriptor &Desc = Map.Desc;
+  std::size_t Rank = Desc.Shape.size();
+  std::uint64_t Bytes = scalarSize(Desc.Base.Elem);
+  // Innermost dimension first; the strides of all but the innermost, in bytes.
+  unsigned long long Dims[5], Strides[5];
+  unsigned Box[5], ElementStrides[5];
+  for (std::size_t I = 0; I < Rank; ++I) {
+    std::size_t Dim = Rank - 1 - I;
+    Dims[I] = static_cast<unsigned long long>(Desc.Shape[Dim]);
+    Box[I] = static_cast<unsigned>(Map.Box[Dim]);
+    ElementStrides[I] = 1;
+    if (I > 0)
+      Strides[I - 1] = static_cast<unsigned long long>(Desc.Strides[Dim]) * Bytes;
+  }
+  int Swizzle = Map.Swizzle == 128 ? 3 : Map.Swizzle == 64 ? 2 : Map.Swizzle == 32 ? 1 : 0;
+  cu::CUresult R = D.cuTensorMapEncodeTiled(
+      Map.Map, tensorMapDataType(Desc.Base.Elem), static_cast<unsigned>(Rank),
+      reinterpret_cast<void *>(static_cast<std::uintptr_t>(Desc.Base.Address)), Dims,
+      Strides, Box, ElementStrides, cu::CU_TENSOR_MAP_INTERLEAVE_NONE, Swizzle,
+      cu::CU_TENSOR_MAP_L2_PROMOTION_L2_128B, cu::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (R != cu::CUDA_SUCCESS)
+    cu::fail(R, "cuTensorMapEncodeTiled",
+             Map.Where + "the descriptor cannot be copied by the tensor memory accelerator "
+                         "(its tensor map could not be encoded)");
+}
+
+} // namespace
+
 void Kernel::launchOnGpu(const Grid &G, const Stream &S, const Arg *Args,
                          std::size_t Count) const {
   // cuLaunchKernel reads one pointer per .param of the PTX entry, and from
@@ -50,8 +110,11 @@ void Kernel::launchOnGpu(const Grid &G, const Stream &S, const Arg *Args,
     Heap.resize(Count);
     Params = Heap.data();
   }
-  for (std::size_t I = 0; I < Count; ++I)
+  for (std::size_t I = 0; I < Count; ++I) {
+    if (TensorMapArg *Map = Args[I].tensorMap())
+      encodeTensorMap(*Map);
     Params[I] = const_cast<void *>(Args[I].data());
+  }
   cu::CUresult R = cu::driver().cuLaunchKernel(
       static_cast<cu::CUfunction>(Function), G.X, G.Y, G.Z, blockSize(), 1, 1,
       static_cast<unsigned>(Info->SharedBytes),

@@ -116,7 +116,9 @@ ParamInfo readParam(const SchemaReader &R, const Value &V,
   const Value &TypeV = R.member(V, Path, "type");
   std::string TypePath = SchemaReader::join(Path, "type");
   R.expectKind(TypeV, TypePath, Value::Kind::String, "a string");
-  std::optional<TileType> Type = TileType::parse(TypeV.Str);
+  P.TensorMap = TypeV.Str == "tensormap";
+  std::optional<TileType> Type =
+      P.TensorMap ? TileType{ScalarKind::I8, false} : TileType::parse(TypeV.Str);
   if (!Type)
     R.fail(TypeV, TypePath,
            "unknown type '" + TypeV.Str +
@@ -164,6 +166,25 @@ ParamInfo readParam(const SchemaReader &R, const Value &V,
       R.fail(*DescV, DescPath,
              "expected the name of the descriptor that '" + P.Name + "' is a part of");
     P.Descriptor = DescV->Str;
+  }
+  if (P.TensorMap) {
+    std::string BoxPath = SchemaReader::join(Path, "box");
+    const Value &BoxV = R.expectKind(R.member(V, Path, "box"), BoxPath,
+                                     Value::Kind::Array, "an array");
+    if (P.Descriptor.empty() || BoxV.Items.empty() || BoxV.Items.size() > 5)
+      R.fail(BoxV, BoxPath,
+             "a tensor map is a part of a tensor descriptor, with a box of 1 to 5 "
+             "dimensions");
+    for (std::size_t I = 0; I < BoxV.Items.size(); ++I)
+      P.TensorMapBox.push_back(
+          R.integer(BoxV.Items[I], SchemaReader::index(BoxPath, I), 1, 256));
+    std::string SwizzlePath = SchemaReader::join(Path, "swizzle");
+    const Value &SwizzleV = R.member(V, Path, "swizzle");
+    std::int64_t Swizzle = R.integer(SwizzleV, SwizzlePath, 0, 128);
+    if (Swizzle != 0 && Swizzle != 32 && Swizzle != 64 && Swizzle != 128)
+      R.fail(SwizzleV, SwizzlePath,
+             "expected 0, 32, 64 or 128, got " + std::to_string(Swizzle));
+    P.TensorMapSwizzle = static_cast<unsigned>(Swizzle);
   }
   if (const Value *BlockV = V.find("block_shape")) {
     std::string BlockPath = SchemaReader::join(Path, "block_shape");
@@ -232,7 +253,8 @@ KernelInfo readKernel(const SchemaReader &R, const Value &V,
     K.Params.push_back(std::move(P));
   }
   // A host tensor descriptor: its base (with the block shape), then one
-  // i64 shape<d> per dimension, then one i64 stride<d>, all naming it.
+  // i64 shape<d> per dimension, then one i64 stride<d>, then optionally its
+  // tensor map, all naming it.
   for (std::size_t I = 0; I < K.Params.size(); ++I) {
     const ParamInfo &Base = K.Params[I];
     if (Base.Descriptor.empty())
@@ -255,7 +277,19 @@ KernelInfo readKernel(const SchemaReader &R, const Value &V,
                    std::to_string(I + 2 + J) + ", marked with its descriptor");
     }
     I += 2 * Rank;
+    // Then, optionally, its tensor map.
+    if (I + 1 < K.Params.size() && K.Params[I + 1].TensorMap) {
+      const ParamInfo &Map = K.Params[I + 1];
+      if (Map.Name != Base.Descriptor + ".tensormap" || Map.Descriptor != Base.Descriptor ||
+          Map.TensorMapBox.size() != Rank)
+        R.fail(Params.Items[I + 1], SchemaReader::index(ParamsPath, I + 1),
+               "the tensor map of descriptor '" + Base.Descriptor + "' must be named '" +
+                   Base.Descriptor + ".tensormap', follow its strides and have a box of " +
+                   std::to_string(Rank) + " dimensions");
+      ++I;
+    }
   }
+
 
   std::string ConstPath = SchemaReader::join(Path, "constexprs");
   const Value &Consts = R.expectKind(R.member(V, Path, "constexprs"), ConstPath,

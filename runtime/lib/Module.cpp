@@ -78,10 +78,10 @@ void checkCubinKernel(const detail::ModuleState &State, const KernelInfo &K,
       if (D.cuFuncGetParamInfo(F, I, &Offset, &Size) != cu::CUDA_SUCCESS)
         throw Error(Prefix + "has " + std::to_string(I) + " parameters in the cubin, " +
                     std::to_string(K.Params.size()) + " in the metadata");
-      if (Size != K.Params[I].Type.paramSize())
+      if (Size != K.Params[I].paramBytes())
         throw Error(Prefix + "parameter " + std::to_string(I + 1) + " is " +
                     std::to_string(Size) + " bytes in the cubin, but " + K.Params[I].Name +
-                    " is " + K.Params[I].Type.str() + " in the metadata");
+                    " is " + K.Params[I].typeName() + " in the metadata");
     }
     if (D.cuFuncGetParamInfo(F, K.Params.size(), &Offset, &Size) == cu::CUDA_SUCCESS)
       throw Error(Prefix + "has more parameters in the cubin than the " +

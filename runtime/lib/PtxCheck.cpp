@@ -73,10 +73,15 @@ void checkParams(const KernelInfo &K, const ptx::Function &F,
          std::to_string(F.Params.size()) + " in the PTX");
   for (std::size_t I = 0; I < F.Params.size(); ++I) {
     const ParamInfo &Want = K.Params[I];
-    std::string Why = paramMismatch(Want.Type, F.Params[I]);
+    const ptx::Param &Have = F.Params[I];
+    // A tensor map: 128 raw bytes (.b8 p[128]).
+    std::string Why =
+        Want.TensorMap
+            ? (Have.bytes() == Want.paramBytes() && Have.Type[1] == 'b' ? "" : "not 128 bytes")
+            : paramMismatch(Want.Type, Have);
     if (!Why.empty())
       Fail("parameter " + std::to_string(I + 1) + " '" + Want.Name +
-           "' of kernel " + K.Name + " is " + Want.Type.str() +
+           "' of kernel " + K.Name + " is " + Want.typeName() +
            " in the metadata, but '.param " + F.Params[I].Text +
            "' in the PTX (" + Why + ")");
   }

@@ -181,6 +181,13 @@ std::vector<Arg> Signature::expandDescriptors(const Arg *Args, std::size_t Count
     for (std::int64_t Stride : D->Strides)
       Out.push_back(Arg(Stride));
     P += 1 + 2 * D->Shape.size();
+    // Its tensor map, encoded by the launch on a GPU.
+    if (P < Params.size() && Params[P].TensorMap) {
+      auto Map = std::make_shared<TensorMapArg>(TensorMapArg{*D, Params[P].TensorMapBox,
+                                                             Params[P].TensorMapSwizzle, Where});
+      Out.push_back(Arg(std::move(Map)));
+      ++P;
+    }
   }
   return Out;
 }

@@ -102,8 +102,11 @@ int64_t mlir::tilec::getScanScratchElements(tile::ScanOp scan) {
 }
 
 int64_t mlir::tilec::getScratchAlignment(Operation *op) {
-  if (isa<tilegpu::LocalAllocOp>(op))
-    return kSwizzleAtomAlignment;
+  // Slots hold swizzled tiles; mbarriers (i64 slots) need 8 bytes.
+  if (auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op))
+    return alloc.getType().getElementType().isInteger(64)
+               ? kSharedBufferAlignment
+               : kSwizzleAtomAlignment;
   if (auto dot = dyn_cast<tile::DotOp>(op); dot && isWgmmaDot(dot))
     return kSwizzleAtomAlignment;
   return kSharedBufferAlignment;

@@ -17,6 +17,7 @@
 #include "tilec/Frontend/Heuristics.h"
 #include "tilec/Frontend/Imports.h"
 #include "tilec/Frontend/MLIRGen.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 #include "tilec/Frontend/Parser.h"
 #include "tilec/Target/PTX.h"
 #include "tilec/Target/Pipeline.h"
@@ -144,6 +145,7 @@ SemaOptions readSemaOptions(const CompileOptions &options, Session &session) {
   sema.kernelName = options.kernel;
   sema.numWarps = options.numWarps;
   sema.numStages = options.numStages;
+  sema.tensorMaps = mlir::tilegpu::getComputeCapability(options.arch) >= 90;
   for (const std::string &text : options.defines) {
     std::pair<std::string, ConstValue> define;
     std::string error;

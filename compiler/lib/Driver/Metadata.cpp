@@ -110,7 +110,14 @@ void tilec::writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
                 continue;
               json.object([&] {
                 json.attribute("name", param.name);
-                json.attribute("type", param.type.str());
+                json.attribute("type", param.tensorMap ? "tensormap" : param.type.str());
+                if (param.tensorMap) {
+                  json.attributeArray("box", [&] {
+                    for (int64_t dim : param.tensorMapBox)
+                      json.value(dim);
+                  });
+                  json.attribute("swizzle", param.tensorMapSwizzle);
+                }
                 if (param.type.isPointer())
                   json.attribute("align", int64_t(param.align));
                 if (!param.descriptor.empty())

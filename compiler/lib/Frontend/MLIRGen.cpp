@@ -40,7 +40,9 @@ bool MLIRGenerator::generateKernel(const KernelInstance &kernel) {
   llvm::SmallVector<const KernelParam *> args;
   for (const KernelParam &param : kernel.params)
     if (!param.isConstexpr) {
-      argTypes.push_back(convertType(param.type));
+      argTypes.push_back(param.tensorMap
+                             ? mlir::tile::TensorMapType::get(builder.getContext())
+                             : convertType(param.type));
       args.push_back(&param);
     }
   auto func = mlir::func::FuncOp::create(builder, loc(kernel.loc), kernel.name,
@@ -55,6 +57,12 @@ bool MLIRGenerator::generateKernel(const KernelInstance &kernel) {
     if (param->type.isPointer())
       func.setArgAttr(i, mlir::tilec::kDivisibilityAttr,
                       builder.getI32IntegerAttr(param->align));
+    if (param->tensorMap) {
+      func.setArgAttr(i, mlir::tile::kTensorMapBoxAttr,
+                      builder.getDenseI64ArrayAttr(param->tensorMapBox));
+      func.setArgAttr(i, mlir::tile::kTensorMapSwizzleAttr,
+                      builder.getI64IntegerAttr(param->tensorMapSwizzle));
+    }
     entry->getArgument(i).setLoc(loc(param->loc));
     values[param->var] = entry->getArgument(i);
   }

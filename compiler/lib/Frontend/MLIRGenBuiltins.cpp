@@ -81,7 +81,25 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
     if (!ok)
       return nullptr;
     if (call.getType().getElement() != ScalarKind::I1) {
-      Value load = mlir::tile::LoadOp::create(builder, where, result, ptr, mask, other);
+      Value load;
+      if (call.getArgs().size() > kLoadArgs) {
+        // A host descriptor's load: its map, coordinates and parts
+        // (Sema::addTensorMap).
+        Value map = generateExpr(call.getArg(kLoadArgs));
+        llvm::SmallVector<Value> coords, parts;
+        for (auto [index, values] : {std::pair{kLoadArgs + 1, &coords},
+                                     std::pair{kLoadArgs + 2, &parts}})
+          for (const ExprPtr &element :
+               llvm::cast<TupleExpr>(call.getArg(index)).getElements())
+            values->push_back(generateExpr(*element));
+        if (!map || llvm::is_contained(coords, Value()) ||
+            llvm::is_contained(parts, Value()))
+          return nullptr;
+        load = mlir::tile::LoadOp::create(builder, where, result, ptr, mask, other, map,
+                                          coords, parts);
+      } else {
+        load = mlir::tile::LoadOp::create(builder, where, result, ptr, mask, other);
+      }
       markVolatile(call, load);
       return load;
     }

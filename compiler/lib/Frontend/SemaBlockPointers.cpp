@@ -16,8 +16,8 @@
 // padding_option) is a block pointer at offsets 0 whose type carries the
 // padding (Type::isTensorDescriptor); desc.load(offsets) and
 // desc.store(offsets, value) advance a copy of it by the offsets and load or
-// store with every dimension checked. No TMA yet: the same masked loads and
-// stores as a block pointer's.
+// store with every dimension checked: the same masked loads and stores as a
+// block pointer's.
 //
 // A host tensor descriptor parameter (`--signature a=tensordesc<fp16[64,
 // 64]>`, Triton's TensorDescriptor argument) is the same descriptor made of
@@ -27,7 +27,12 @@
 // but the last, which is 1 (the runtime checks them): the kernel assumes
 // so. `tensordesc<...>:16` also assumes every dimension a multiple of 16, as
 // Triton specializes integers (the loads' masks are then constant along
-// 16 elements, so they stay vectorized).
+// 16 elements, so they stay vectorized). On sm_90 (SemaOptions::tensorMaps)
+// a 2-D descriptor of 16-bit elements whose blocks the tensor memory
+// accelerator can copy into tilec's swizzled slots has one more part,
+// "a.tensormap", the CUtensorMap the runtime encodes; its loads carry the
+// map, their coordinates and the descriptor's parts, and tilegpu-pipeline
+// may copy them with it (when the parts are still the parameters).
 //
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
@@ -300,6 +305,15 @@ ExprPtr Sema::typeDescriptorAccess(Builtin builtin, SourceLoc loc,
       asBlockPointer(*args[0], isLoad ? "load" : "store", /*descriptor=*/true, diag);
   if (!desc)
     return nullptr;
+  // The map of a host descriptor read through its own name, in the
+  // kernel's scope (tilegpu-pipeline checks that the parts are still the
+  // parameters).
+  std::string tensorMap;
+  if (auto *base = llvm::dyn_cast<NameExpr>(&desc->getArg(0));
+      base && base->getName().ends_with(".base"))
+    if (auto map = hostTensorMaps.find(base->getName().drop_back(5));
+        map != hostTensorMaps.end() && map->second.base == base->getVariable())
+      tensorMap = map->second.scopedName;
   size_t rank = rankOf(*desc);
   Type::Padding padding = desc->getType().getPadding();
   ExprPtr block = advanceBlockPointer(loc, *desc, std::move(args[1]),
@@ -326,7 +340,11 @@ ExprPtr Sema::typeDescriptorAccess(Builtin builtin, SourceLoc loc,
     access.push_back(text(""));
     access.push_back(text(""));
     access.push_back(makeConstant(loc, ConstValue::getBool(false)));
-    return typeBlockPointerAccess(Builtin::Load, loc, std::move(access));
+    std::string blockName;
+    ExprPtr load = typeBlockPointerAccess(Builtin::Load, loc, std::move(access), &blockName);
+    if (!load || tensorMap.empty())
+      return load;
+    return addTensorMap(std::move(load), tensorMap, blockName, loc);
   }
   // ptr, value, mask, boundary_check, cache_modifier, eviction_policy.
   access.push_back(std::move(args[2]));
@@ -387,7 +405,7 @@ ExprPtr Sema::alongDim(ExprPtr x, size_t dim, size_t rank) {
 }
 
 ExprPtr Sema::typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
-                                     std::vector<ExprPtr> args) {
+                                     std::vector<ExprPtr> args, std::string *boundName) {
   bool isLoad = builtin == Builtin::Load;
   llvm::StringRef what = isLoad ? "load" : "store";
   unsigned maskIndex = isLoad ? 1 : 2, boundaryIndex = 3;
@@ -404,6 +422,8 @@ ExprPtr Sema::typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
   Shape blockShape(args[0]->getType().getShape());
   ScalarKind elem = args[0]->getType().getElement();
   bindBlockPointer(name, loc, std::move(args[0]));
+  if (boundName)
+    *boundName = name;
   std::vector<std::string> parts = getVariableParts(name);
   auto part = [&](unsigned kind, size_t dim) {
     NameExpr ref(loc, kind == 0 ? parts[0] : parts[partIndex(kind, dim, rank)], nullptr);
@@ -507,6 +527,52 @@ ExprPtr Sema::typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
   return typeMemoryOp(builtin, loc, std::move(args));
 }
 
+ExprPtr Sema::addTensorMap(ExprPtr load, llvm::StringRef tensorMap,
+                           llvm::StringRef blockName, SourceLoc loc) {
+  auto *call = llvm::dyn_cast<BuiltinCallExpr>(load.get());
+  if (!call || call->getBuiltin() != Builtin::Load)
+    return load;
+  Type type = call->getType();
+  std::vector<ExprPtr> args = call->takeArgs();
+  std::vector<std::string> parts = getVariableParts(blockName);
+  size_t rank = (parts.size() - 1) / 3;
+  auto ref = [&](llvm::StringRef name) {
+    NameExpr expr(loc, name.str(), nullptr);
+    return analyzeName(expr);
+  };
+  std::vector<ExprPtr> coords, descriptorParts;
+  for (size_t dim = 0; dim < rank; ++dim)
+    coords.push_back(ref(parts[partIndex(3, dim, rank)]));
+  descriptorParts.push_back(ref(parts[0]));
+  for (unsigned kind = 1; kind <= 2; ++kind)
+    for (size_t dim = 0; dim < rank; ++dim)
+      descriptorParts.push_back(ref(parts[partIndex(kind, dim, rank)]));
+  args.push_back(ref(tensorMap));
+  args.push_back(std::make_unique<TupleExpr>(loc, std::move(coords), /*list=*/false));
+  args.push_back(std::make_unique<TupleExpr>(loc, std::move(descriptorParts), /*list=*/false));
+  if (llvm::any_of(args, [](const ExprPtr &arg) { return !arg; }))
+    return nullptr;
+  return makeCall(loc, Builtin::Load, std::move(args), std::move(type));
+}
+
+/// The box (outermost dimension first) and swizzle in bytes of the tensor
+/// map through which the tensor memory accelerator copies blocks of
+/// `blockShape` into tilec's slots (panels of rows of at most 128 bytes,
+/// SwizzledSharedEncodingAttr::getForLdmatrix's swizzle), or nothing when it
+/// cannot: 2-D blocks of 16-bit elements, 8 to 256 rows (a multiple of 8),
+/// rows of 32 or 64 bytes or whole panels of 128, at most 256 columns.
+static std::optional<std::pair<std::vector<int64_t>, int64_t>>
+getTensorMapBox(ScalarKind elem, llvm::ArrayRef<int64_t> blockShape) {
+  if (getBitWidth(elem) != 16 || blockShape.size() != 2)
+    return std::nullopt;
+  int64_t rows = blockShape[0], cols = blockShape[1];
+  int64_t panelCols = std::min<int64_t>(cols, 64);
+  if (rows % 8 != 0 || rows > 256 || cols > 256 || cols % panelCols != 0 ||
+      (panelCols != 16 && panelCols != 32 && panelCols != 64))
+    return std::nullopt;
+  return std::pair{std::vector<int64_t>{rows, panelCols}, panelCols * 2};
+}
+
 void Sema::bindHostDescriptor(const Param &param, const Type &type, bool shapesDivisible,
                               KernelInstance &instance) {
   SourceLoc loc = param.loc;
@@ -557,6 +623,17 @@ void Sema::bindHostDescriptor(const Param &param, const Type &type, bool shapesD
       llvm::any_of(shape, [](const ExprPtr &e) { return !e; }) ||
       llvm::any_of(strides, [](const ExprPtr &e) { return !e; }))
     return;
+  std::string tensorMapName;
+  if (options.tensorMaps)
+    if (auto box = getTensorMapBox(elem, type.getShape())) {
+      // Its type is a placeholder: MLIRGen gives it !tile.tensormap.
+      addPart("tensormap", Type::getScalar(ScalarKind::I64));
+      KernelParam &map = instance.params.back();
+      map.tensorMap = true;
+      map.tensorMapBox = box->first;
+      map.tensorMapSwizzle = box->second;
+      tensorMapName = "$" + map.name;
+    }
   // The last stride is 1: a constant, so that the last dimension is
   // contiguous to the analyses.
   strides.back() = coerce(makeConstant(loc, ConstValue::getInt(1)), ScalarKind::I64, {});
@@ -568,8 +645,12 @@ void Sema::bindHostDescriptor(const Param &param, const Type &type, bool shapesD
   args.push_back(makeConstant(loc, ConstValue::getTuple(std::move(block))));
   args.push_back(makeConstant(
       loc, ConstValue::getString(type.getPadding() == Type::Padding::NaN ? "nan" : "zero")));
-  if (ExprPtr descriptor = typeMakeTensorDescriptor(loc, std::move(args)))
-    bindBlockPointer(param.name, loc, std::move(descriptor));
-  else
+  ExprPtr descriptor = typeMakeTensorDescriptor(loc, std::move(args));
+  if (!descriptor) {
     scope[param.name].poisoned = true;
+    return;
+  }
+  bindBlockPointer(param.name, loc, std::move(descriptor));
+  if (!tensorMapName.empty())
+    hostTensorMaps[param.name] = {tensorMapName, scope[param.name + ".base"].var};
 }

@@ -346,8 +346,17 @@ private:
   /// (tuples of its runtime parts).
   ExprPtr tensorDescriptorAttribute(ExprPtr desc, llvm::StringRef name, SourceLoc loc);
   /// load/store of a block pointer, rewritten to a pointer tile and a mask.
+  /// `boundName`, when given, receives the name the block pointer's parts
+  /// were bound to.
   ExprPtr typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
-                                 std::vector<ExprPtr> args);
+                                 std::vector<ExprPtr> args,
+                                 std::string *boundName = nullptr);
+  /// `load` of the host tensor descriptor whose map parameter is
+  /// `tensorMap`, from the block pointer bound to `blockName`, with the
+  /// map, the coordinates and the descriptor's parts appended to its
+  /// arguments (MLIRGen gives them to tile.load's `tma` operands).
+  ExprPtr addTensorMap(ExprPtr load, llvm::StringRef tensorMap,
+                       llvm::StringRef blockName, SourceLoc loc);
   /// The value of block-pointer variable `name` (rebuilt from its parts).
   ExprPtr loadBlockPointer(llvm::StringRef name, SourceLoc loc);
   /// Reshapes a 1-D tile to rank `rank`, keeping it along `dim`.
@@ -357,6 +366,15 @@ private:
                                                          ScalarKind elem,
                                                          llvm::StringRef what);
   llvm::StringMap<BlockPointerInfo> blockPointers;
+  /// A host tensor descriptor with a CUtensorMap parameter: the scoped name
+  /// of that parameter ("$a.tensormap") and the variable of the descriptor's
+  /// base ("a.base", which a load of the descriptor itself reads).
+  struct HostTensorMap {
+    std::string scopedName;
+    Variable *base = nullptr;
+  };
+  /// By the descriptor's name.
+  llvm::StringMap<HostTensorMap> hostTensorMaps;
   /// Variables holding a tuple of runtime values (`pair = (a, x)`): their
   /// arity; element i is the variable "name.i".
   llvm::StringMap<size_t> tupleVariables;

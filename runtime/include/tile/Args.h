@@ -79,6 +79,18 @@ struct TensorDescriptor {
   std::vector<std::int64_t> BlockShape; ///< One load or store.
 };
 
+/// The CUtensorMap argument of a host tensor descriptor (kernels for sm_90;
+/// Signature::expandDescriptors makes it): the descriptor, the box (outermost
+/// dimension first) and swizzle (bytes) the kernel was compiled for, and the
+/// 128 bytes a launch on a GPU encodes (cuTensorMapEncodeTiled) and passes.
+struct TensorMapArg {
+  TensorDescriptor Desc;
+  std::vector<std::int64_t> Box;
+  unsigned Swizzle = 0;
+  std::string Where; ///< "argument 2 'a' of k: ", for messages.
+  alignas(64) unsigned char Map[128] = {};
+};
+
 /// One kernel argument, passed by value.
 class Arg {
 public:
@@ -109,8 +121,14 @@ public:
     std::memcpy(Bytes, &Desc.Base.Address, sizeof(Desc.Base.Address));
   }
 
+  /// A descriptor's tensor map (the launch encodes it).
+  explicit Arg(std::shared_ptr<TensorMapArg> Map)
+      : Type{ScalarKind::I8, false}, TMap(std::move(Map)) {}
+
   /// The tensor descriptor this argument holds, or nullptr.
   const TensorDescriptor *descriptor() const noexcept { return Desc.get(); }
+  /// The tensor map this argument holds, or nullptr.
+  TensorMapArg *tensorMap() const noexcept { return TMap.get(); }
   /// The type as a signature spells it: "*fp32", "i32", or for a tensor
   /// descriptor "tensordesc<fp16[64, 64]>".
   std::string typeName() const;
@@ -118,7 +136,7 @@ public:
   /// The argument's tile-language type.
   const TileType &type() const noexcept { return Type; }
   /// The argument's bytes, as cuLaunchKernel reads them.
-  const void *data() const noexcept { return Bytes; }
+  const void *data() const noexcept { return TMap ? TMap->Map : Bytes; }
   /// The address a pointer argument holds (meaningless for scalars).
   std::uint64_t address() const noexcept {
     std::uint64_t A;
@@ -134,6 +152,7 @@ private:
   TileType Type;
   alignas(8) unsigned char Bytes[8] = {};
   std::shared_ptr<const TensorDescriptor> Desc;
+  std::shared_ptr<TensorMapArg> TMap;
 };
 
 } // namespace tile

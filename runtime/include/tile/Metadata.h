@@ -43,6 +43,19 @@ struct ParamInfo {
   std::string Descriptor;
   /// The descriptor's base part: its block shape (one entry per dimension).
   std::vector<std::int64_t> BlockShape;
+  /// The part "a.tensormap" (type "tensormap", after the strides; kernels
+  /// for sm_90): a CUtensorMap of the descriptor, 128 bytes by value, which
+  /// the launch encodes with boxes of \c TensorMapBox (outermost dimension
+  /// first) and a \c TensorMapSwizzle-byte swizzle (0, 32, 64 or 128).
+  /// \c Type is then unused.
+  bool TensorMap = false;
+  std::vector<std::int64_t> TensorMapBox;
+  unsigned TensorMapSwizzle = 0;
+
+  /// Bytes the kernel parameter takes (a tensor map's 128, else the type's).
+  std::size_t paramBytes() const { return TensorMap ? 128 : Type.paramSize(); }
+  /// The type as the metadata spells it: "tensormap", "*fp32", "i32"...
+  std::string typeName() const { return TensorMap ? "tensormap" : Type.str(); }
 };
 
 /// The value of a constexpr parameter the kernel was compiled with;

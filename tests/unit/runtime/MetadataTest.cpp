@@ -256,6 +256,25 @@ TEST(Metadata, ParamAndConstexprErrors) {
   EXPECT_TRUE(Has(Kernel("[" + Parts + R"(, {"name": "a.base", "type": "*fp16",
                               "descriptor": "a", "block_shape": [64, 32]}])"),
                   "'a.shape0' is a part of descriptor 'a' that does not follow its base"));
+  // A tensor map follows the strides, with a box of the descriptor's rank
+  // and a swizzle of 0, 32, 64 or 128 bytes.
+  const std::string Base = R"({"name": "a.base", "type": "*fp16", "descriptor": "a",
+                               "block_shape": [64, 32]}, )";
+  auto Map = [](const std::string &Fields) {
+    return R"(, {"name": "a.tensormap", "type": "tensormap", "descriptor": "a", )" +
+           Fields + "}";
+  };
+  EXPECT_EQ(Kernel("[" + Base + Parts + Map(R"("box": [64, 32], "swizzle": 64)") + "]"),
+            "(no error)");
+  EXPECT_TRUE(Has(Kernel("[" + Base + Parts + Map(R"("box": [64], "swizzle": 64)") + "]"),
+                  "the tensor map of descriptor 'a' must be named 'a.tensormap', follow "
+                  "its strides and have a box of 2 dimensions"));
+  EXPECT_TRUE(Has(Kernel("[" + Base + Parts + Map(R"("box": [64, 32], "swizzle": 48)") + "]"),
+                  "swizzle: expected 0, 32, 64 or 128, got 48"));
+  EXPECT_TRUE(Has(Kernel("[" + Base + Parts + Map(R"("swizzle": 64)") + "]"), "box"));
+  EXPECT_TRUE(Has(Kernel(R"([{"name": "n", "type": "i32"})" +
+                         Map(R"("box": [64, 32], "swizzle": 64)") + "]"),
+                  "'a.tensormap' is a part of descriptor 'a' that does not follow its base"));
   EXPECT_EQ(Kernel(R"([{"name": "p", "type": "*i8", "divisibility": 16}])"),
             "m.json:2:157: kernels[0].params[0].divisibility: 'divisibility' "
             "is only allowed on integer params");

@@ -48,6 +48,17 @@ const char *const Json = R"({
         {"name": "a.stride0", "type": "i64", "descriptor": "a"},
         {"name": "a.stride1", "type": "i64", "descriptor": "a"},
         {"name": "n", "type": "i32", "divisibility": 16}],
+     "constexprs": {}},
+    {"name": "mapped", "num_warps": 1, "shared_bytes": 0,
+     "params": [
+        {"name": "a.base", "type": "*fp16", "align": 16, "descriptor": "a",
+         "block_shape": [64, 128]},
+        {"name": "a.shape0", "type": "i64", "descriptor": "a"},
+        {"name": "a.shape1", "type": "i64", "descriptor": "a"},
+        {"name": "a.stride0", "type": "i64", "descriptor": "a"},
+        {"name": "a.stride1", "type": "i64", "descriptor": "a"},
+        {"name": "a.tensormap", "type": "tensormap", "descriptor": "a",
+         "box": [64, 64], "swizzle": 128}],
      "constexprs": {}}
   ]
 })";
@@ -60,6 +71,7 @@ protected:
   tile::Signature Specialized{Meta.Kernels[2]};
   tile::Signature Big{Meta.Kernels[3]};
   tile::Signature Described{Meta.Kernels[4]};
+  tile::Signature Mapped{Meta.Kernels[5]};
 
   /// The message expandDescriptors throws for \p Args, or "(no error)".
   static std::string expandError(const tile::Signature &Sig,
@@ -235,6 +247,24 @@ TEST_F(SignatureTest, TensorDescriptorsExpandIntoTheirParts) {
             "(tensordesc<fp16[64, 32]>)");
   EXPECT_TRUE(Add.needsExpansion(Args.data(), 1));
   EXPECT_FALSE(Add.needsExpansion(nullptr, 0));
+}
+
+TEST_F(SignatureTest, TensorMapsFollowTheirDescriptorsParts) {
+  std::vector<tile::Arg> Args{
+      tile::TensorDescriptor({0x10000, "fp16"}, {100, 200}, {200, 1}, {64, 128})};
+  std::vector<tile::Arg> Parts = Mapped.expandDescriptors(Args.data(), Args.size());
+  ASSERT_EQ(Parts.size(), 6u);
+  EXPECT_EQ(Parts[4].intValue(), 1);
+  const tile::TensorMapArg *Map = Parts[5].tensorMap();
+  ASSERT_NE(Map, nullptr);
+  EXPECT_EQ(Parts[5].typeName(), "tensormap");
+  EXPECT_EQ(Parts[5].data(), static_cast<const void *>(Map->Map));
+  EXPECT_EQ(Map->Desc.Shape, (std::vector<std::int64_t>{100, 200}));
+  EXPECT_EQ(Map->Box, (std::vector<std::int64_t>{64, 64}));
+  EXPECT_EQ(Map->Swizzle, 128u);
+  EXPECT_EQ(Map->Where, "argument 1 'a' of mapped: ");
+  EXPECT_EQ(Meta.Kernels[5].paramList(), "a: tensordesc<fp16[64, 128]>");
+  EXPECT_EQ(Meta.Kernels[5].Params[5].paramBytes(), 128u);
 }
 
 } // namespace

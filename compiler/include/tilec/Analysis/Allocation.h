@@ -37,8 +37,9 @@ constexpr int64_t kSharedBufferAlignment = 16;
 constexpr int64_t kSwizzleAtomAlignment = 1024;
 
 /// The alignment `op`'s shared-memory buffer needs: kSwizzleAtomAlignment
-/// for slots (tilegpu.local_alloc) and for the operands a wgmma dot (MMA
-/// version 3) stages, kSharedBufferAlignment otherwise.
+/// for slots of tiles (tilegpu.local_alloc) and for the operands a wgmma dot
+/// (MMA version 3) stages, kSharedBufferAlignment otherwise (mbarrier slots
+/// included).
 int64_t getScratchAlignment(Operation *op);
 
 /// Bytes one element of `type` (or of its elements, for a tensor) takes in

@@ -19,6 +19,12 @@
 
 namespace tilec {
 
+/// The arguments of a typed tl.load call (ptr, mask, other, boundary_check,
+/// padding_option, cache_modifier, eviction_policy, volatile). A host tensor
+/// descriptor's load has three more: its tensor map, a tuple of coordinates
+/// and a tuple of the descriptor's parts (Sema::addTensorMap).
+constexpr unsigned kLoadArgs = 8;
+
 /// Builtin functions. Signatures (normalized argument order) are in
 /// Builtins.cpp's table and printed by getBuiltinSignature; the ones Sema
 /// types today:

@@ -63,6 +63,10 @@ struct SemaOptions {
   std::optional<unsigned> numWarps, numStages;
   /// Used when neither the command line nor the decorator gives a value.
   unsigned defaultNumWarps = 4, defaultNumStages = 3;
+  /// Whether the target has the tensor memory accelerator (sm_90): a host
+  /// tensor descriptor whose blocks it can copy also gets a CUtensorMap
+  /// parameter (KernelParam::tensorMap).
+  bool tensorMaps = false;
 };
 
 /// Parses the text of a `-D` option, "NAME=VALUE": VALUE is an int
@@ -116,6 +120,14 @@ struct KernelParam {
   std::string descriptor;
   /// The base part of a host tensor descriptor: its block shape.
   std::vector<int64_t> descriptorBlockShape;
+  /// The last part "a.tensormap" of a host tensor descriptor on sm_90,
+  /// after its strides: the CUtensorMap (128 bytes, by value) the runtime
+  /// encodes from the descriptor, whose boxes of `tensorMapBox` (outermost
+  /// dimension first) land in shared memory with a `tensorMapSwizzle`-byte
+  /// swizzle. Its `type` is unused.
+  bool tensorMap = false;
+  std::vector<int64_t> tensorMapBox;
+  int64_t tensorMapSwizzle = 0;
 };
 
 /// One kernel specialized for its constexpr values: the input of MLIRGen.

@@ -5,7 +5,8 @@
 // marks the kernels for the NVPTX backend. Structured control flow must have
 // become branches first (convert-scf-to-cf): the cf patterns convert the
 // blocks' tensor arguments to the lowered structs through the type
-// converter, so loop-carried tiles stay in registers.
+// converter, so loop-carried tiles stay in registers. A kernel's tensor-map
+// parameters become byval grid_constant parameters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,8 +54,11 @@ struct ConvertTileGPUToLLVMPass
         SymbolTable::setSymbolName(func, (func.getSymName() + kRenamedKernelSuffix).str());
       if (func->hasAttr(tile::kKernelAttr))
         kernels[func.getSymName()] = tilegpu::TileGPUDialect::getThreadsPerProgram(func);
-      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      for (unsigned i = 0; i < func.getNumArguments(); ++i) {
         func.removeArgAttr(i, kDivisibilityAttr);
+        func.removeArgAttr(i, tile::kTensorMapBoxAttr);
+        func.removeArgAttr(i, tile::kTensorMapSwizzleAttr);
+      }
     });
 
     TileGPUToLLVMTypeConverter converter(context);
@@ -75,6 +79,7 @@ struct ConvertTileGPUToLLVMPass
     populateWgmmaDotOpToLLVMPatterns(converter, patterns);
     populateLoadMatrixToLLVMPatterns(converter, patterns);
     populateAsyncCopyOpToLLVMPatterns(converter, patterns);
+    populateTmaOpToLLVMPatterns(converter, patterns);
     populateHintOpToLLVMPatterns(converter, patterns);
     populateBarrierOpToLLVMPatterns(converter, patterns);
     populateMemoryOpToLLVMPatterns(converter, patterns, axisInfo);
@@ -110,6 +115,21 @@ struct ConvertTileGPUToLLVMPass
       // the runtime checks the metadata's num_warps against it.
       func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                     builder.getDenseI32ArrayAttr({threads, 1, 1}));
+      // A tensor map (the only generic pointer a kernel takes) arrives by
+      // value, 64-byte aligned, and its address is that of the parameter
+      // itself (cvta.param), as cp.async.bulk.tensor reads it.
+      for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+        auto pointer = dyn_cast<LLVM::LLVMPointerType>(func.getArgument(i).getType());
+        if (!pointer || pointer.getAddressSpace() != 0)
+          continue;
+        func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                        TypeAttr::get(LLVM::LLVMArrayType::get(
+                            builder.getI8Type(), tile::kTensorMapBytes)));
+        func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                        builder.getI64IntegerAttr(tile::kTensorMapAlignment));
+        func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                        builder.getUnitAttr());
+      }
     });
   }
 };

@@ -1,8 +1,9 @@
 //===- TypeConverter.cpp - Types of the tilegpu-to-LLVM lowering ----------===//
 //
 // Tiles (blocked or slice layouts) become per-thread structs of their
-// elements (fp8 elements as i8 bytes); pointers become global (address space 1) LLVM pointers, and
-// shared-memory slots (memdesc) shared (address space 3) ones.
+// elements (fp8 elements as i8 bytes); pointers become global (address space
+// 1) LLVM pointers, shared-memory slots (memdesc) shared (address space 3)
+// ones, and tensor maps generic ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,11 @@ TileGPUToLLVMTypeConverter::TileGPUToLLVMTypeConverter(MLIRContext *context)
   });
   addConversion([context](tile::PointerType) -> Type {
     return LLVM::LLVMPointerType::get(context, kGlobalAddressSpace);
+  });
+  // A CUtensorMap parameter: the generic address of the 128 bytes the kernel
+  // receives by value (TileGPUToLLVM.cpp marks it byval and grid_constant).
+  addConversion([context](tile::TensorMapType) -> Type {
+    return LLVM::LLVMPointerType::get(context);
   });
   // Slots in shared memory: their first byte.
   addConversion([context](tilegpu::MemDescType) -> Type {

@@ -98,6 +98,11 @@ void populateLoadMatrixToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
 void populateAsyncCopyOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                        RewritePatternSet &patterns);
 
+/// init_barriers, inval_barriers, tma_copy and wait_barrier: the mbarriers
+/// and bulk tensor copies of the tensor memory accelerator (sm_90).
+void populateTmaOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns);
+
 /// hint (multiple_of, max_contiguous): the identity at run time.
 void populateHintOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);

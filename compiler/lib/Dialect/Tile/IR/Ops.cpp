@@ -135,6 +135,22 @@ LogicalResult LoadOp::verify() {
     return emitOpError("'other' type ")
            << getOther().getType() << " does not match the result type "
            << expected;
+  auto tile = dyn_cast<RankedTensorType>(getPtr().getType());
+  if (!getTensormap() && (!getTmaCoords().empty() || !getTmaParts().empty()))
+    return emitOpError("has tensor-map coordinates or parts without a tensor "
+                       "map");
+  if (getTensormap()) {
+    int64_t rank = tile ? tile.getRank() : 0;
+    if (!tile || static_cast<int64_t>(getTmaCoords().size()) != rank)
+      return emitOpError("needs one tensor-map coordinate per dimension of a "
+                         "tile");
+    if (static_cast<int64_t>(getTmaParts().size()) != 1 + 2 * rank ||
+        !isa<PointerType>(getTmaParts().front().getType()) ||
+        llvm::any_of(getTmaParts().drop_front(),
+                     [](Value part) { return !part.getType().isInteger(64); }))
+      return emitOpError("needs the descriptor's base, then its ")
+             << rank << " shapes and " << rank << " strides (i64)";
+  }
   return success();
 }
 

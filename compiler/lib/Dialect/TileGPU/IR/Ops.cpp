@@ -1,7 +1,7 @@
 //===- Ops.cpp - Operations of the tilegpu dialect ------------------------===//
 //
 // Folding of layout conversions; verification of the shared-memory slot
-// ops.
+// ops and of the tensor memory accelerator's copies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,5 +72,24 @@ LogicalResult LocalLoadOp::verify() {
   if (!operand || result.getElementType().getIntOrFloatBitWidth() != 16)
     return emitOpError("reads 16-bit tensor-core operands only, not ")
            << result;
+  return success();
+}
+
+LogicalResult TmaCopyOp::verify() {
+  MemDescType buffer = getBuffer().getType();
+  MemDescType barriers = getBarriers().getType();
+  if (getCoords().size() != buffer.getSlotShape().size())
+    return emitOpError("has ")
+           << getCoords().size() << " coordinates for a "
+           << buffer.getSlotShape().size() << "-D slot";
+  auto shared = cast<SwizzledSharedEncodingAttr>(buffer.getEncoding());
+  if (shared.isTransposed())
+    return emitOpError("copies rows along dimension 1 only (a descriptor's "
+                       "innermost dimension), not into transposed slots");
+  if (!barriers.getElementType().isInteger(64) ||
+      barriers.getSlotElements() != 1 ||
+      barriers.getNumSlots() != buffer.getNumSlots())
+    return emitOpError("needs one i64 mbarrier per slot of ")
+           << buffer << ", got " << barriers;
   return success();
 }

@@ -3,7 +3,11 @@
 // Software pipelining of the global loads that feed tensor-core dots in
 // loops: each such load becomes a cp.async copy into one of num_stages
 // shared-memory slots, issued num_stages - 1 iterations ahead of the dot
-// that reads it (docs/architecture.md, "Software pipelining").
+// that reads it (docs/architecture.md, "Software pipelining"). On sm_90 a
+// load of a host tensor descriptor whose map matches the slot's layout is
+// copied by the tensor memory accelerator instead: thread 0 issues the
+// copy, and an mbarrier per slot (its phase flipping at each use) says
+// when it has landed.
 //
 // The analysis decides per loop which loads qualify and which ops compute
 // their pointers and masks (stage 0: they run ahead with the copies); the
@@ -44,6 +48,9 @@ struct PipelinedLoad {
   /// Whether the copies run along dimension 0 (K of a b operand), into
   /// slots that store the tile transposed.
   bool transposed = false;
+  /// Whether the tensor memory accelerator copies the tile (tma_copy with
+  /// the load's tensor map) instead of cp.async.
+  bool tma = false;
 };
 
 /// What the analysis found in one loop.
@@ -70,6 +77,14 @@ struct LoopPlan {
   }
   /// Iterations between a load's copy and the dot that reads it.
   unsigned getDistance() const { return numStages - 1; }
+  /// Whether some loads are copied with cp.async / with the tensor memory
+  /// accelerator.
+  bool hasAsyncCopies() const {
+    return llvm::any_of(loads, [](const PipelinedLoad &l) { return !l.tma; });
+  }
+  unsigned getNumTmaCopies() const {
+    return llvm::count_if(loads, [](const PipelinedLoad &l) { return l.tma; });
+  }
   /// Whether the dots run on wgmma (read the slots through the async proxy).
   bool hasWgmma() {
     return llvm::any_of(loads, [](PipelinedLoad &pipelined) {
@@ -114,6 +129,55 @@ bool setCopyWidth(PipelinedLoad &pipelined,
   pipelined.vec = vec;
   pipelined.transposed = dim == 0;
   return vec * 2 >= 4;
+}
+
+/// Whether the tensor memory accelerator can copy `pipelined`'s tile
+/// (`tma_copy`): the load names a tensor map (a host descriptor's, sm_90),
+/// the descriptor parts it read are the kernel parameters the map was
+/// encoded from (a.base, a.shape<d>, a.stride<d> just before it, the last
+/// stride the constant 1), and the map's box and swizzle are the panels of
+/// the slot that holds the 2-D tile of 16-bit elements (as
+/// SwizzledSharedEncodingAttr::getForLdmatrix and emitSwizzledOffset lay it
+/// out). Out of bounds the map reads zeros, as the load's `other` must.
+bool canCopyWithTma(const PipelinedLoad &pipelined) {
+  tile::LoadOp load = pipelined.load;
+  auto map = dyn_cast_or_null<BlockArgument>(load.getTensormap());
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!map || !type || type.getRank() != 2 ||
+      type.getElementType().getIntOrFloatBitWidth() != 16 ||
+      (load.getOther() && !isPositiveZero(load.getOther())))
+    return false;
+  auto func = dyn_cast<func::FuncOp>(map.getOwner()->getParentOp());
+  if (!func || map.getOwner() != &func.getBody().front())
+    return false;
+  // The parts: base, shapes, strides; the parameters: the same, then the map.
+  ValueRange parts = load.getTmaParts();
+  int64_t rank = 2, first = map.getArgNumber() - 1 - 2 * rank;
+  if (first < 0)
+    return false;
+  auto stripHints = [](Value value) {
+    while (auto hint = value.getDefiningOp<tile::HintOp>())
+      value = hint.getSrc();
+    return value;
+  };
+  for (int64_t i = 0; i < 1 + 2 * rank; ++i) {
+    Value part = stripHints(parts[i]);
+    if (i == 2 * rank) {
+      if (!matchPattern(part, m_One()))
+        return false;
+      continue;
+    }
+    if (part != func.getArgument(first + i))
+      return false;
+  }
+  auto box = func.getArgAttrOfType<DenseI64ArrayAttr>(map.getArgNumber(),
+                                                      tile::kTensorMapBoxAttr);
+  auto swizzle = func.getArgAttrOfType<IntegerAttr>(
+      map.getArgNumber(), tile::kTensorMapSwizzleAttr);
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t panelCols = std::min<int64_t>(cols, 64);
+  return box && swizzle && box.asArrayRef() == ArrayRef<int64_t>{rows, panelCols} &&
+         swizzle.getInt() == panelCols * 2 && cols % panelCols == 0;
 }
 
 /// Adds to `plan` the ops of the loop body that compute `values`, and the
@@ -300,7 +364,8 @@ bool containsLoop(scf::ForOp loop) {
 
 /// The loads of `loop` to pipeline with `numStages` stages, or nothing.
 std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
-                                    const tilec::ModuleAxisInfo &axisInfo) {
+                                    const tilec::ModuleAxisInfo &axisInfo,
+                                    bool hasTma) {
   if (loop.getUnsignedCmp() || writesMemory(loop) || containsLoop(loop))
     return std::nullopt;
   LoopPlan plan;
@@ -317,7 +382,8 @@ std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
           !load->getDiscardableAttrs().empty())
         continue;
       PipelinedLoad pipelined{load, dot, opIdx};
-      if (setCopyWidth(pipelined, axisInfo))
+      pipelined.tma = hasTma && canCopyWithTma(pipelined);
+      if (pipelined.tma || setCopyWidth(pipelined, axisInfo))
         plan.loads.push_back(pipelined);
     }
   }
@@ -326,9 +392,14 @@ std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
   for (PipelinedLoad &pipelined : plan.loads)
     plan.stage0.insert(pipelined.load);
   for (PipelinedLoad &pipelined : plan.loads) {
+    // A copy by the tensor memory accelerator needs only the coordinates;
+    // the pointers and the mask run ahead all the same (unused, they fold
+    // away), so that what they read stays stage 0's.
     SmallVector<Value> operands{pipelined.load.getPtr()};
     if (Value mask = pipelined.load.getMask())
       operands.push_back(mask);
+    if (pipelined.tma)
+      llvm::append_range(operands, pipelined.load.getTmaCoords());
     if (!collectStage0(plan, operands))
       return std::nullopt;
   }
@@ -366,6 +437,18 @@ public:
       buffers.push_back(
           LocalAllocOp::create(builder, pipelined.load.getLoc(), memdesc));
     }
+    // One mbarrier per slot, on which every copy of the tensor memory
+    // accelerator into that slot's iteration arrives.
+    if (unsigned copies = plan.getNumTmaCopies()) {
+      auto i64 = builder.getI64Type();
+      auto memdesc = MemDescType::get(
+          builder.getContext(), {plan.getNumSlots(), 1, 1}, i64,
+          SwizzledSharedEncodingAttr::get(builder.getContext(), 1, 1, 1,
+                                          {1, 0}));
+      barriers = LocalAllocOp::create(builder, loc, memdesc);
+      InitBarriersOp::create(builder, loc, barriers, copies);
+      tile::BarrierOp::create(builder, loc);
+    }
 
     // Prologue: iterations 0 .. distance-1 into slots 0 .. distance-1.
     IRMapping prologue;
@@ -383,14 +466,24 @@ public:
     for (unsigned number : plan.stage0Args)
       inits[number] = prologue.lookupOrDefault(loop.getRegionIterArg(number));
     inits.push_back(constant(builder, builder.getI32Type(), 0));
+    // With mbarriers, one more: the parity of the slot's phase to wait for.
+    if (barriers)
+      inits.push_back(constant(builder, builder.getI32Type(), 0));
     SmallVector<Value> results = emitLoop(builder, inits);
 
     // Drain: the last copies (all masked off) complete, and a barrier
     // passes, before the slots' bytes are reused.
-    AsyncWaitOp::create(builder, loc, 0);
+    if (plan.hasAsyncCopies())
+      AsyncWaitOp::create(builder, loc, 0);
     // Every thread's copies have landed and every read of the slots is done
     // before anything reuses their bytes.
     tile::BarrierOp::create(builder, loc);
+    // Every wait on the mbarriers is over: they may be invalidated, and
+    // their bytes reused after another barrier.
+    if (barriers) {
+      InvalBarriersOp::create(builder, loc, barriers);
+      tile::BarrierOp::create(builder, loc);
+    }
     for (auto [oldResult, newResult] : llvm::zip(loop.getResults(), results))
       oldResult.replaceAllUsesWith(newResult);
     loop.erase();
@@ -484,6 +577,14 @@ private:
         continue;
       }
       unsigned index = getLoadIndex(load);
+      if (plan.loads[index].tma) {
+        SmallVector<Value> coords;
+        for (Value coord : load.getTmaCoords())
+          coords.push_back(mapping.lookupOrDefault(coord));
+        TmaCopyOp::create(builder, load.getLoc(), load.getTensormap(), coords,
+                          buffers[index], slot, barriers, inRange);
+        continue;
+      }
       auto type = cast<RankedTensorType>(load.getType());
       auto maskType = RankedTensorType::get(
           type.getShape(), builder.getI1Type(), type.getEncoding());
@@ -496,7 +597,8 @@ private:
                           mapping.lookupOrDefault(load.getPtr()),
                           buffers[index], slot, mask, plan.loads[index].vec);
     }
-    AsyncCommitGroupOp::create(builder, loc);
+    if (plan.hasAsyncCopies())
+      AsyncCommitGroupOp::create(builder, loc);
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     SmallVector<std::pair<Value, Value>> next;
     for (unsigned number : plan.stage0Args)
@@ -511,10 +613,15 @@ private:
   void buildBody(scf::ForOp newLoop) {
     OpBuilder builder = OpBuilder::atBlockBegin(newLoop.getBody());
     Location loc = loop.getLoc();
-    Value slot = newLoop.getRegionIterArgs().back();
+    unsigned slotArg = loop.getNumRegionIterArgs();
+    Value slot = newLoop.getRegionIterArgs()[slotArg];
+    Value phase = barriers ? newLoop.getRegionIterArgs()[slotArg + 1] : Value();
     Type i32 = builder.getI32Type();
     unsigned distance = plan.getDistance(), slots = plan.getNumSlots();
-    AsyncWaitOp::create(builder, loc, distance - 1);
+    if (plan.hasAsyncCopies())
+      AsyncWaitOp::create(builder, loc, distance - 1);
+    if (barriers)
+      WaitBarrierOp::create(builder, loc, barriers, slot, phase);
     // wgmma reads the slots through the async proxy.
     if (plan.hasWgmma())
       FenceAsyncSharedOp::create(builder, loc);
@@ -590,6 +697,12 @@ private:
                               constant(builder, i32, slots));
     results.push_back(arith::SelectOp::create(
         builder, loc, wraps, constant(builder, i32, 0), nextSlot));
+    // A slot's next use waits for the other parity.
+    if (barriers)
+      results.push_back(arith::SelectOp::create(
+          builder, loc, wraps,
+          arith::XOrIOp::create(builder, loc, phase, constant(builder, i32, 1)),
+          phase));
     scf::YieldOp::create(builder, loc, results);
   }
 
@@ -629,6 +742,8 @@ private:
   LoopPlan &plan;
   scf::ForOp loop;
   SmallVector<Value> buffers;
+  /// The slots' mbarriers, when the tensor memory accelerator copies.
+  Value barriers;
   /// Carried accumulators already waited for in the new loop's body.
   llvm::SmallPtrSet<Value, 2> waited;
 };
@@ -653,7 +768,8 @@ struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
         if (!stagesAttr || stagesAttr.getInt() < 2)
           return;
         unsigned stages = std::min<int64_t>(stagesAttr.getInt(), kMaxStages);
-        std::optional<LoopPlan> plan = analyzeLoop(loop, stages, axisInfo);
+        std::optional<LoopPlan> plan = analyzeLoop(
+            loop, stages, axisInfo, getComputeCapability(target) >= 90);
         if (!plan)
           return;
         // The slots live through the loop: beside the largest buffer of an
@@ -668,7 +784,8 @@ struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
             return;
           otherBytes = std::max(otherBytes, tilec::getScratchBytes(op));
         });
-        int64_t slotBytes = 0;
+        // An mbarrier per slot: 8 bytes, counted as 16.
+        int64_t slotBytes = plan->getNumTmaCopies() ? 16 : 0;
         for (PipelinedLoad &pipelined : plan->loads)
           slotBytes += getSlotBytes(pipelined.load);
         auto fits = [&] {

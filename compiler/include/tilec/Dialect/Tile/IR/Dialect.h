@@ -46,6 +46,18 @@ constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
 /// (ld.volatile), and the pipeliner leaves its loop alone.
 constexpr llvm::StringLiteral kVolatileAttr = "tile.volatile";
 
+/// Argument attributes of a kernel's !tile.tensormap parameter (the
+/// CUtensorMap of the host tensor descriptor whose parts precede it): the box
+/// each copy reads (i64 array, outermost dimension first) and the swizzle in
+/// bytes (i64: 0, 32, 64 or 128) the frontend chose and the runtime encodes;
+/// tilegpu-pipeline copies with the map only into slots laid out that way.
+constexpr llvm::StringLiteral kTensorMapBoxAttr = "tile.tma_box";
+constexpr llvm::StringLiteral kTensorMapSwizzleAttr = "tile.tma_swizzle";
+
+/// Size and alignment of a CUtensorMap kernel parameter.
+constexpr int64_t kTensorMapBytes = 128;
+constexpr int64_t kTensorMapAlignment = 64;
+
 /// Returns the element type that a pointer or a tile of pointers points at,
 /// shaped like `ptrLike` (a scalar for a scalar pointer, a tensor for a tile).
 Type getPointeeType(Type ptrLike);

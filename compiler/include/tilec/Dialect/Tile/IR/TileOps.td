@@ -142,13 +142,36 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
     `other` (undefined when `other` is absent). A load marked volatile
     (`tile.volatile`, tl.load's volatile=True) also counts as a write, so
     that it is never removed, merged or moved.
+
+    A load of a host tensor descriptor `a` (desc.load) also names the
+    descriptor's CUtensorMap kernel parameter (`tma`), the coordinates of
+    the tile in the tensor (i32, outermost dimension first, as the
+    offsets of desc.load), and the descriptor's parts as the load read
+    them (`of`: base, shapes, strides). The values are those of `ptr`,
+    `mask` and `other`: tilegpu-pipeline copies the tile with the tensor
+    memory accelerator instead (sm_90) only when those parts are the
+    kernel parameters the map was encoded from.
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
-                       Optional<Tile_Value>:$other);
+                       Optional<Tile_Value>:$other,
+                       Optional<Tile_TensorMapType>:$tensormap,
+                       Variadic<I32>:$tmaCoords,
+                       Variadic<AnyTypeOf<[Tile_PointerType, I64]>>:$tmaParts);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = [{
-    $ptr (`mask` $mask^)? (`other` $other^)? attr-dict `:` functional-type(operands, $result)
+    $ptr (`mask` $mask^)? (`other` $other^)?
+    (`tma` $tensormap^ `[` $tmaCoords `]` `of` `(` $tmaParts `)`)?
+    attr-dict `:`
+    functional-type(operands, $result)
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$ptr,
+                   "::mlir::Value":$mask, "::mlir::Value":$other), [{
+      build($_builder, $_state, result, ptr, mask, other,
+            /*tensormap=*/::mlir::Value(), /*tmaCoords=*/::mlir::ValueRange(),
+            /*tmaParts=*/::mlir::ValueRange());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

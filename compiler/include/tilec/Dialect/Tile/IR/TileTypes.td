@@ -1,7 +1,8 @@
 //===- TileTypes.td - Types of the tile dialect ------------*- tablegen -*-===//
 //
-// `!tile.ptr<T>`: a pointer to global memory holding elements of type T, and
-// the type constraints the ops use (pointer-like, int-like, tiles of them).
+// `!tile.ptr<T>`: a pointer to global memory holding elements of type T;
+// `!tile.tensormap`: a host descriptor's CUtensorMap parameter; and the type
+// constraints the ops use (pointer-like, int-like, tiles of them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,16 @@ def Tile_PointerType : Tile_Type<"Pointer", "ptr"> {
       return $_get(pointeeType.getContext(), pointeeType);
     }]>
   ];
+}
+
+def Tile_TensorMapType : Tile_Type<"TensorMap", "tensormap"> {
+  let summary = "A CUtensorMap kernel parameter";
+  let description = [{
+    The 128-byte CUtensorMap of a host tensor descriptor (sm_90), passed
+    by value as a `__grid_constant__` kernel parameter; the runtime encodes
+    it from the descriptor at each launch. Only tile.load's `tma` operand
+    reads it.
+  }];
 }
 
 def Tile_Float : AnyTypeOf<[F8E4M3FN, F8E5M2, F16, BF16, F32, F64]>;

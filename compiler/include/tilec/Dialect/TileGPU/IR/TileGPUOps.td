@@ -122,4 +122,70 @@ def TileGPU_LocalLoadOp : TileGPU_Op<"local_load",
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Copies by the tensor memory accelerator (sm_90)
+//===----------------------------------------------------------------------===//
+
+def TileGPU_InitBarriersOp : TileGPU_Op<"init_barriers",
+    [MemoryEffects<[MemWrite]>]> {
+  let summary = "Initialize one mbarrier per slot";
+  let description = [{
+    `barriers` holds one 64-bit mbarrier per slot (`[slots, 1]` of i64).
+    Thread 0 initializes each with an arrival count of `count` (the
+    `tma_copy` ops that complete on it per use), then fences the
+    initialization for the async proxy; a `tile.barrier` must follow
+    before any thread waits on them.
+  }];
+  let arguments = (ins TileGPU_MemDescType:$barriers, I32Attr:$count);
+  let assemblyFormat = "$barriers `,` $count attr-dict `:` qualified(type($barriers))";
+}
+
+def TileGPU_InvalBarriersOp : TileGPU_Op<"inval_barriers",
+    [MemoryEffects<[MemWrite]>]> {
+  let summary = "Invalidate the mbarriers of `init_barriers`";
+  let description = [{
+    Thread 0 invalidates each mbarrier, once every copy that completes on
+    them has been waited for, so that their bytes may be reused (a later
+    `init_barriers` included).
+  }];
+  let arguments = (ins TileGPU_MemDescType:$barriers);
+  let assemblyFormat = "$barriers attr-dict `:` qualified(type($barriers))";
+}
+
+def TileGPU_TmaCopyOp : TileGPU_Op<"tma_copy",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Copy a tile into a slot with the tensor memory accelerator";
+  let description = [{
+    When `pred` holds, thread 0 arrives on slot `slot`'s mbarrier,
+    expecting the slot's bytes, and copies the tile of `tensormap` at
+    `coords` (outermost dimension first) into the slot: one copy per panel
+    of 128-byte (or shorter) rows, each a box of the map, with the swizzle
+    of the slot's encoding; the mbarrier's phase completes when the bytes
+    have landed (`wait_barrier`). Out-of-bounds elements are zeros.
+  }];
+  let arguments = (ins Tile_TensorMapType:$tensormap, Variadic<I32>:$coords,
+                       TileGPU_MemDescType:$buffer, I32:$slot,
+                       TileGPU_MemDescType:$barriers, I1:$pred);
+  let assemblyFormat = [{
+    $tensormap `[` $coords `]` `,` $buffer `[` $slot `]` `,` $barriers `,`
+    $pred attr-dict `:` qualified(type($tensormap)) `,`
+    qualified(type($buffer)) `,` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_WaitBarrierOp : TileGPU_Op<"wait_barrier",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Wait for a phase of a slot's mbarrier";
+  let description = [{
+    Every thread waits until the phase of slot `slot`'s mbarrier with
+    parity `phase` (0 or 1) has completed: the copy into the slot has
+    landed and may be read.
+  }];
+  let arguments = (ins TileGPU_MemDescType:$barriers, I32:$slot, I32:$phase);
+  let assemblyFormat = [{
+    $barriers `[` $slot `]` `,` $phase attr-dict `:` qualified(type($barriers))
+  }];
+}
+
 #endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUOPS_TD

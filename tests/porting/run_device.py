@@ -72,10 +72,12 @@ class Driver:
         L.cuFuncGetAttribute.argtypes = [ctypes.POINTER(i32), i32, vp]
         L.cuLaunchKernel.argtypes = [vp, u32, u32, u32, u32, u32, u32, u32, vp, ctypes.POINTER(vp),
                                      ctypes.POINTER(vp)]
+        u64p, u32p = ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(u32)
+        L.cuTensorMapEncodeTiled.argtypes = [vp, i32, u32, vp, u64p, u64p, u32p, u32p, i32, i32, i32, i32]
         for name in ("cuInit", "cuGetErrorName", "cuGetErrorString", "cuDriverGetVersion", "cuCtxGetCurrent",
                      "cuCtxSetCurrent", "cuDeviceGet", "cuDevicePrimaryCtxRetain", "cuModuleLoadDataEx",
                      "cuModuleUnload", "cuModuleGetFunction", "cuFuncSetAttribute", "cuFuncGetAttribute",
-                     "cuLaunchKernel"):
+                     "cuLaunchKernel", "cuTensorMapEncodeTiled"):
             getattr(L, name).restype = i32
         self.check(L.cuInit(0), "cuInit")
 
@@ -130,6 +132,27 @@ class Driver:
         v = ctypes.c_int()
         self.check(self.lib.cuFuncGetAttribute(ctypes.byref(v), CU_FUNC_ATTRIBUTE_NUM_REGS, fn), "cuFuncGetAttribute")
         return v.value
+
+    def encode_tensor_map(self, t, box, swizzle):
+        """The 128-byte CUtensorMap of the 2-D or wider tensor t with boxes of `box`
+        (outermost dimension first) and a `swizzle`-byte swizzle, as tile::Kernel
+        encodes a descriptor's map: returned as a ctypes object (64-byte aligned
+        inside a larger buffer) whose address a launch passes."""
+        rank, size = t.dim(), t.element_size()
+        kinds = {"torch.float16": 6, "torch.bfloat16": 9, "torch.float32": 7, "torch.float64": 8,
+                 "torch.int32": 3, "torch.int64": 5}
+        kind = kinds.get(str(t.dtype), 1 if size == 2 else 0)
+        dims = (ctypes.c_uint64 * rank)(*[t.shape[rank - 1 - i] for i in range(rank)])
+        strides = (ctypes.c_uint64 * max(1, rank - 1))(*[t.stride(rank - 1 - i) * size for i in range(1, rank)])
+        boxes = (ctypes.c_uint * rank)(*[box[rank - 1 - i] for i in range(rank)])
+        ones = (ctypes.c_uint * rank)(*([1] * rank))
+        storage = ctypes.create_string_buffer(128 + 64)
+        offset = -ctypes.addressof(storage) % 64
+        mode = {0: 0, 32: 1, 64: 2, 128: 3}[swizzle]
+        self.check(self.lib.cuTensorMapEncodeTiled(ctypes.addressof(storage) + offset, kind, rank,
+                                                   ctypes.c_void_p(t.data_ptr()), dims, strides, boxes,
+                                                   ones, 0, mode, 2, 0), "cuTensorMapEncodeTiled")
+        return (ctypes.c_uint8 * 128).from_buffer(storage, offset), storage
 
     def launch(self, fn, grid, block, shared, stream, params):
         self.check(self.lib.cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
@@ -351,6 +374,11 @@ def tilec_launcher(torch, driver, loaded, case, values):
                     raise ValueError(f"{p['descriptor']}: a tensor of shape {tuple(t.shape)} and "
                                      f"strides {t.stride()} cannot be a rank-{rank} descriptor "
                                      "(last stride 1, the others whole 16 bytes)")
+            if p["type"] == "tensormap":  # encoded from the tensor, as the runtime does
+                tensor_map, storage = driver.encode_tensor_map(t, p["box"], p["swizzle"])
+                keep.append(storage)
+                slots.append(ctypes.cast(ctypes.pointer(tensor_map), ctypes.c_void_p))
+                continue
             v = (t if part == "base" else t.shape[int(part[5:])] if part.startswith("shape")
                  else t.stride(int(part[6:])))
         elif p["name"] not in values:

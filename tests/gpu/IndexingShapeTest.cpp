@@ -225,6 +225,33 @@ TEST_F(ShapeTest, SortFlipTopkHistogramGather) {
   }
 }
 
+TEST_F(ShapeTest, HistogramsOfAnySize) {
+  tile::Kernel K = kernel("histogram_wide", "k_histogram_wide");
+  const std::size_t N = 4096, Small = 64;
+  std::vector<std::uint8_t> X(N);
+  std::vector<std::int32_t> Y(N);
+  for (std::size_t I = 0; I < N; ++I) {
+    X[I] = static_cast<std::uint8_t>((I * 97 + 13) % 256);
+    Y[I] = static_cast<std::int32_t>((I * 131 + 7) % 620) - 40; // -40 .. 579
+  }
+  auto DX = upload(X);
+  auto DY = upload(Y);
+  auto Hist = poisoned<std::int32_t>(800);
+  K.launch(tile::Grid{1}, tile::Stream(), DX, DY, Hist);
+  Ctx->synchronize();
+  std::vector<std::int32_t> H = result(Hist, 800, "histograms");
+  std::vector<std::int32_t> Want(800, 0);
+  for (std::size_t I = 0; I < N; ++I) {
+    ++Want[X[I]];
+    if (I % 2 == 0 && Y[I] >= 0 && Y[I] < 512)
+      ++Want[256 + Y[I]];
+    if (I < Small && Y[I] >= 0 && Y[I] < 32)
+      ++Want[768 + Y[I]];
+  }
+  for (std::size_t Bin = 0; Bin < 800; ++Bin)
+    EXPECT_EQ(H[Bin], Want[Bin]) << "histogram entry " << Bin;
+}
+
 TEST_F(ShapeTest, JoinSplitInterleaveCatSwizzle) {
   tile::Kernel K = kernel("join", "k_join");
   const std::size_t N = 64;

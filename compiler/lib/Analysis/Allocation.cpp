@@ -139,6 +139,9 @@ int64_t mlir::tilec::getScratchBytes(Operation *op) {
                                      kScratchSourceAlignment);
             return total;
           })
+          .Case([](tile::HistogramOp histogram) {
+            return numElements(histogram.getType()) * 4;
+          })
           .Case([](tile::ScanOp scan) {
             int64_t elements = getScanScratchElements(scan), total = 0;
             for (Value src : scan.getSrcs())

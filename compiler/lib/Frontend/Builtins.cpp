@@ -98,6 +98,7 @@ std::vector<BuiltinInfo> buildTable() {
   add(B::AssociativeScan, "associative_scan",
       {req("input"), req("axis"), req("combine_fn"), opt("reverse", falseValue())},
       Method);
+  add(B::Histogram, "histogram", {req("input"), req("num_bins"), opt("mask")}, Method);
   add(B::Dot, "dot",
       {req("a"), req("b"), opt("acc"), opt("input_precision"), opt("allow_tf32"),
        opt("max_num_imprecise_acc"),

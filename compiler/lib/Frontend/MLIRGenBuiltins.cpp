@@ -210,6 +210,21 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
     return generateReduction(call, where);
   case B::Cumsum:
     return generateScan(call, where);
+  case B::Histogram: {
+    bool ok = true;
+    Value src = generateExpr(call.getArg(0));
+    Value mask = optionalArg(call, 2, ok);
+    if (!src || !ok)
+      return nullptr;
+    // Narrow values are counted as the integers they are (u8 200 is 200).
+    ScalarKind elem = call.getArg(0).getType().getElement();
+    if (getBitWidth(elem) < 32) {
+      mlir::Type wide = convertType(call.getArg(0).getType().withElement(ScalarKind::I32));
+      src = isUnsigned(elem) ? Value(mlir::arith::ExtUIOp::create(builder, where, wide, src))
+                             : Value(mlir::arith::ExtSIOp::create(builder, where, wide, src));
+    }
+    return mlir::tile::HistogramOp::create(builder, where, result, src, mask);
+  }
   case B::Dot: {
     // a, b, acc, then for fp32 operands the input precision.
     llvm::SmallVector<Value, 3> operands;

@@ -2,8 +2,8 @@
 //
 // Triton's random numbers, the reductions it writes with a combine
 // function (cumprod, xor_sum), swizzle2d, ravel, and join, split, interleave,
-// cat, flip, sort and topk (a bitonic network), histogram and gather built
-// from where, broadcasts, reshapes and reductions (correct for every value;
+// cat, flip, sort and topk (a bitonic network) and gather built from
+// where, broadcasts, reshapes and reductions (correct for every value;
 // a dedicated layout would make them cheaper). The random numbers: Philox 4x32 with 10
 // rounds keyed by the seed, counting from the offsets (a 64-bit offset fills
 // two counter words), so that a seed and offsets give the numbers Triton
@@ -306,15 +306,6 @@ def topk(x, k: tl.constexpr, dim: tl.constexpr = None):
     return top
 
 
-def histogram(input, num_bins: tl.constexpr, mask=None):
-    # Counts of each value 0 .. num_bins - 1 (other values are not counted).
-    tl.static_assert(len(input.shape) == 1, "histogram needs a 1-D tile")
-    hit = input[:, None] == tl.arange(0, num_bins)[None, :]
-    if mask is not None:
-        hit = hit & mask[:, None]
-    return tl.sum(hit.to(tl.int32), 0)
-
-
 def _tilec_first_hit(h0, v0, h1, v1):
     return h0 | h1, tl.where(h0, v0, v1)
 
@@ -351,8 +342,7 @@ bool tilec::isPreludeFunction(llvm::StringRef name) {
                              "uint_to_uniform_float", "rand", "rand4x",
                              "pair_uniform_to_normal", "randn", "randn4x", "cumprod",
                              "xor_sum", "swizzle2d", "ravel", "join", "split",
-                             "interleave", "cat", "flip", "sort", "topk", "histogram",
-                             "gather", "fdiv", "_tilec_log2", "_tilec_along", "_tilec_last_dim",
+                             "interleave", "cat", "flip", "sort", "topk", "gather", "fdiv", "_tilec_log2", "_tilec_along", "_tilec_last_dim",
                              "_tilec_swap_halves", "_tilec_compare_swap"},
                             name);
 }

@@ -168,8 +168,7 @@ ExprPtr Sema::analyzeCall(const CallExpr &call) {
       // Triton's tensor methods that the prelude defines: `x.sort()` is
       // `tl.sort(x)`.
       static const char *const preludeMethods[] = {"ravel", "split", "cumprod", "xor_sum",
-                                                    "flip",  "sort",  "topk",    "histogram",
-                                                    "gather"};
+                                                    "flip",  "sort",  "topk",    "gather"};
       if (!lookupBuiltinMethod(calleeName) && !getConstexpr(*self) &&
           llvm::is_contained(preludeMethods, calleeName))
         if (const FunctionDef *def = lookupPreludeFunction("tl." + calleeName))
@@ -967,6 +966,8 @@ ExprPtr Sema::typeBuiltin(Builtin builtin, SourceLoc loc, llvm::StringRef callee
     return typeReduction(builtin, loc, calleeName, std::move(args));
   case B::Cumsum:
     return typeScan(loc, calleeName, std::move(args));
+  case B::Histogram:
+    return typeHistogram(loc, std::move(args));
   case B::MakeBlockPtr:
     return typeMakeBlockPtr(loc, std::move(args));
   case B::Advance:

@@ -290,6 +290,8 @@ private:
   /// cumsum (SemaReductions.cpp).
   ExprPtr typeScan(SourceLoc loc, llvm::StringRef calleeName,
                    std::vector<ExprPtr> args);
+  /// histogram(input, num_bins, mask) (SemaReductions.cpp).
+  ExprPtr typeHistogram(SourceLoc loc, std::vector<ExprPtr> args);
   /// dot (SemaReductions.cpp).
   ExprPtr typeDot(SourceLoc loc, std::vector<ExprPtr> args);
   /// trans/permute/reshape (SemaShapeOps.cpp).

@@ -1,10 +1,12 @@
 //===- SemaReductions.cpp - Typing of reductions, scans and dot -----------===//
 //
 // sum/max/min/argmax/argmin (axis=None reduces everything: the input is
-// reshaped to 1-D first, as Triton does), cumsum, and dot. Each becomes a
-// BuiltinCallExpr with normalized arguments that MLIRGen maps to one op:
+// reshaped to 1-D first, as Triton does), cumsum, histogram and dot. Each
+// becomes a BuiltinCallExpr with normalized arguments that MLIRGen maps to
+// one op:
 //   Sum/Max/Min/Argmax/Argmin(input, axis)  axis: constexpr int in range
 //   Cumsum(input, axis, reverse)
+//   Histogram(input, num_bins, mask)        i32 [num_bins]; mask broadcast
 //   Dot(a, b, acc)                          acc: fp32 [M, N], always present
 // Promotions follow triton.language 3.x: sum/cumsum of integers narrower
 // than 32 bits accumulate in (u)i32; max/min widen anything narrower than
@@ -349,4 +351,34 @@ ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
   ExprPtr result = makeCall(loc, Builtin::Dot, std::move(callArgs),
                             Type::getTile(accKind, resultShape));
   return coerce(std::move(result), outKind, resultShape);
+}
+
+ExprPtr Sema::typeHistogram(SourceLoc loc, std::vector<ExprPtr> args) {
+  enum { InputArg, BinsArg, MaskArg };
+  auto describe = [&](const Expr &expr) {
+    const ConstValue *value = getConstexpr(expr);
+    return value ? value->str() : expr.getType().str();
+  };
+  const Type &type = args[InputArg]->getType();
+  if (getConstexpr(*args[InputArg]) || !type.isTile() || type.isPointer() ||
+      type.getShape().size() != 1 || !isInteger(type.getElement()) ||
+      type.getElement() == ScalarKind::I1) {
+    diag.error(args[InputArg]->getLoc(), "histogram needs a 1-D tile of integers, got " +
+                                             describe(*args[InputArg]));
+    return nullptr;
+  }
+  const ConstValue *bins = getConstexpr(*args[BinsArg]);
+  if (!bins || !bins->isInt()) {
+    diag.error(args[BinsArg]->getLoc(), "num_bins of histogram must be a constexpr int, got " +
+                                            describe(*args[BinsArg]));
+    return nullptr;
+  }
+  if (!checkDimension(bins->getInt(), args[BinsArg]->getLoc()) ||
+      !checkNumElements({bins->getInt()}, args[BinsArg]->getLoc()))
+    return nullptr;
+  if (!isNone(*args[MaskArg]) &&
+      !(args[MaskArg] = typeMask(std::move(args[MaskArg]), type.getShape())))
+    return nullptr;
+  Type result = Type::getTile(ScalarKind::I32, {bins->getInt()});
+  return makeCall(loc, Builtin::Histogram, std::move(args), std::move(result));
 }

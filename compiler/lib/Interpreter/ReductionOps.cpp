@@ -1,4 +1,4 @@
-//===- ReductionOps.cpp - tile.reduce and tile.scan -----------------------===//
+//===- ReductionOps.cpp - tile.reduce, tile.scan and tile.histogram -------===//
 //
 // The combine region runs on whole tiles: a reduction pairs neighbours
 // (2i, 2i + 1) along the axis for every other index at once, halving the
@@ -148,9 +148,27 @@ bool scan(Runner &r, Operation &op) {
   return true;
 }
 
+/// tile.histogram: counts of 0 .. bins - 1 among the enabled elements.
+bool histogram(Runner &r, Operation &op) {
+  auto histogramOp = llvm::cast<mlir::tile::HistogramOp>(op);
+  const TileValue &src = r.get(histogramOp.getSrc());
+  const TileValue *mask = histogramOp.getMask() ? &r.get(histogramOp.getMask()) : nullptr;
+  auto type = llvm::cast<mlir::RankedTensorType>(histogramOp.getType());
+  auto out = makeTile(type.getShape(), ElemType::of(type));
+  std::int64_t bins = type.getDimSize(0);
+  for (std::size_t i = 0; i < src.size(); ++i) {
+    std::int64_t value = src.data[i].i;
+    if ((!mask || mask->data[i].i) && value >= 0 && value < bins)
+      ++out->data[value].i;
+  }
+  r.set(histogramOp.getResult(), std::move(out));
+  return true;
+}
+
 } // namespace
 
 void tilec::interp::registerReductionOps(OpTable &t) {
+  t["tile.histogram"] = {histogram};
   t["tile.reduce"] = {reduce};
   t["tile.scan"] = {scan};
   t["tile.reduce.return"] = {nullptr}; // A terminator: runBlock reads it.

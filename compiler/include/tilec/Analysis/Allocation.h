@@ -59,6 +59,7 @@ int64_t getElementBytes(Type type);
 ///  - tile.scan: per source, getScanScratchElements elements, each source's
 ///    part rounded up to kScratchSourceAlignment bytes (0 in all when that
 ///    count is 0);
+///  - tile.histogram: 4 bytes per bin (element of the result);
 ///  - tile.dot: the elements of a and b, at a's element size, except
 ///    operands in a dot operand layout (read from registers; with a wgmma
 ///    accumulator, MMA version 3, only operands read from slots by

@@ -98,7 +98,7 @@ enum class Builtin {
   // A libdevice function: (symbol, args...), typed by SemaLibdevice.cpp.
   LibdeviceCall,
   // Reductions and scans.
-  Sum, Max, Min, Argmax, Argmin, Cumsum, Reduce, AssociativeScan,
+  Sum, Max, Min, Argmax, Argmin, Cumsum, Reduce, AssociativeScan, Histogram,
   // Matrix.
   Dot,
   // Atomics.

@@ -74,6 +74,7 @@ struct ConvertTileGPUToLLVMPass
     populateDebugOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateScanOpToLLVMPatterns(converter, patterns);
+    populateHistogramOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
     populateMmaDotOpToLLVMPatterns(converter, patterns);
     populateWgmmaDotOpToLLVMPatterns(converter, patterns);

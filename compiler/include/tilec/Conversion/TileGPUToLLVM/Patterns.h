@@ -98,6 +98,10 @@ void populateLoadMatrixToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
 void populateAsyncCopyOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                        RewritePatternSet &patterns);
 
+/// histogram: counts in shared memory (red.shared.add).
+void populateHistogramOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                       RewritePatternSet &patterns);
+
 /// init_barriers, inval_barriers, tma_copy and wait_barrier: the mbarriers
 /// and bulk tensor copies of the tensor memory accelerator (sm_90).
 void populateTmaOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,

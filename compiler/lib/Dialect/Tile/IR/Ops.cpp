@@ -91,6 +91,19 @@ LogicalResult ExpandDimsOp::verify() {
   return success();
 }
 
+LogicalResult HistogramOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (src.getRank() != 1 || result.getRank() != 1 ||
+      !result.getElementType().isInteger(32))
+    return emitOpError("counts a 1-D tile into a 1-D tile of i32, got ")
+           << src << " -> " << result;
+  if (getMask() &&
+      cast<RankedTensorType>(getMask().getType()).getShape() != src.getShape())
+    return emitOpError("needs a mask of the source's shape");
+  return success();
+}
+
 LogicalResult AddPtrOp::verify() {
   return verifySameShape(*this, getOffset().getType(), getPtr().getType(),
                          "offset");

@@ -142,3 +142,35 @@ func.func @extern_shapes(%x: tensor<64xf32>, %y: tensor<32xf32>) -> tensor<64xf3
   %0 = tile.extern_elementwise "__nv_powf"(%x, %y) : (tensor<64xf32>, tensor<32xf32>) -> tensor<64xf32>
   return %0 : tensor<64xf32>
 }
+
+// -----
+
+func.func @histogram_of_2d(%x: tensor<4x8xi32>) -> tensor<16xi32> {
+  // expected-error @+1 {{counts a 1-D tile into a 1-D tile of i32}}
+  %0 = tile.histogram %x : tensor<4x8xi32> -> tensor<16xi32>
+  return %0 : tensor<16xi32>
+}
+
+// -----
+
+func.func @histogram_mask(%x: tensor<32xi32>, %m: tensor<16xi1>) -> tensor<16xi32> {
+  // expected-error @+1 {{needs a mask of the source's shape}}
+  %0 = tile.histogram %x mask %m : tensor<32xi32>, tensor<16xi1> -> tensor<16xi32>
+  return %0 : tensor<16xi32>
+}
+
+// -----
+
+func.func @tma_without_map(%p: tensor<16x16x!tile.ptr<f16>>, %c: i32) -> tensor<16x16xf16> {
+  // expected-error @+1 {{has tensor-map coordinates or parts without a tensor map}}
+  %0 = "tile.load"(%p, %c, %c) {operandSegmentSizes = array<i32: 1, 0, 0, 0, 2, 0>} : (tensor<16x16x!tile.ptr<f16>>, i32, i32) -> tensor<16x16xf16>
+  return %0 : tensor<16x16xf16>
+}
+
+// -----
+
+func.func @tma_parts(%p: tensor<16x16x!tile.ptr<f16>>, %map: !tile.tensormap, %c: i32, %n: i64) -> tensor<16x16xf16> {
+  // expected-error @+1 {{needs the descriptor's base, then its 2 shapes and 2 strides (i64)}}
+  %0 = tile.load %p tma %map[%c, %c] of(%n, %n) : (tensor<16x16x!tile.ptr<f16>>, !tile.tensormap, i32, i32, i64, i64) -> tensor<16x16xf16>
+  return %0 : tensor<16x16xf16>
+}

@@ -375,6 +375,22 @@ def Tile_ReduceReturnOp : Tile_Op<"reduce.return", [Pure, Terminator,
   let assemblyFormat = "$results attr-dict `:` type($results)";
 }
 
+def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
+  let summary = "Counts of each value of a 1-D integer tile";
+  let description = [{
+    `result[b]` (i32) counts the elements of `src` equal to `b` (those whose
+    `mask` is true, when given), for `b` from 0 to the result's size - 1;
+    other values are not counted. tl.histogram.
+  }];
+  let arguments = (ins Tile_IntTensor:$src, Optional<Tile_I1Tensor>:$mask);
+  let results = (outs Tile_IntTensor:$result);
+  let assemblyFormat = [{
+    $src (`mask` $mask^)? attr-dict `:` type($src) (`,` type($mask)^)? `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
   let summary = "Matrix product with accumulation: d = a * b + c";
   let description = [{

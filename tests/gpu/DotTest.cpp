@@ -168,6 +168,36 @@ dotName(const ::testing::TestParamInfo<std::tuple<const char *, bool>> &Info) {
          (std::get<1>(Info.param) ? "_acc" : "");
 }
 
+/// A batched dot, [B, M, K] x [B, K, N] (+ 1 with ACC), in one program.
+class DotBatchedTest : public gputest::GpuTest<> {};
+
+TEST_F(DotBatchedTest, MatchesDoubleReference) {
+  for (const char *Ptx : {"dot_batched", "dot_batched_acc"}) {
+    tile::Kernel K = kernel(Ptx, "k_dot_batched");
+    std::int64_t B = K.info().constexprInt("B"), M = K.info().constexprInt("M"),
+                 N = K.info().constexprInt("N"), Kd = K.info().constexprInt("K");
+    bool Acc = std::get<bool>(*K.info().findConstexpr("ACC"));
+    std::vector<tile::Half> A = randomValues<tile::Half>(B * M * Kd, 201);
+    std::vector<tile::Half> Bv = randomValues<tile::Half>(B * Kd * N, 202);
+    auto DA = upload(A);
+    auto DB = upload(Bv);
+    auto DC = poisoned<float>(B * M * N + 64);
+    K.launch(tile::Grid{1}, tile::Stream(), DA, DB, DC);
+    Ctx->synchronize();
+    std::vector<float> C = result(DC, B * M * N, Ptx);
+    for (std::int64_t P = 0; P < B; ++P)
+      for (std::int64_t I = 0; I < M; ++I)
+        for (std::int64_t J = 0; J < N; ++J) {
+          double Ref = Acc ? 1.0 : 0.0;
+          for (std::int64_t L = 0; L < Kd; ++L)
+            Ref += double(A[(P * M + I) * Kd + L].toFloat()) *
+                   double(Bv[(P * Kd + L) * N + J].toFloat());
+          ASSERT_NEAR(C[(P * M + I) * N + J], Ref, 1e-4 + 1e-4 * std::abs(Ref))
+              << Ptx << " batch " << P << " c[" << I << "][" << J << "]";
+        }
+  }
+}
+
 TEST_P(DotTest, MatchesDoubleReference) {
   std::string Type = std::get<0>(GetParam());
   bool Acc = std::get<1>(GetParam());

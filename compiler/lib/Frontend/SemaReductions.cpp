@@ -7,7 +7,8 @@
 //   Sum/Max/Min/Argmax/Argmin(input, axis)  axis: constexpr int in range
 //   Cumsum(input, axis, reverse)
 //   Histogram(input, num_bins, mask)        i32 [num_bins]; mask broadcast
-//   Dot(a, b, acc)                          acc: fp32 [M, N], always present
+//   Dot(a, b, acc)                          acc: fp32 [M, N] ([B, M, N] batched),
+//                                           always present
 // Promotions follow triton.language 3.x: sum/cumsum of integers narrower
 // than 32 bits accumulate in (u)i32; max/min widen anything narrower than
 // 32 bits (fp16 -> fp32, i8/u8/i16/i1 -> i32); argmax/argmin/cumsum promote
@@ -216,15 +217,25 @@ ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
   const Type *b = a ? requireValue(*args[B], "dot") : nullptr;
   if (!b)
     return nullptr;
+  // [M, K] x [K, N], or batched: [B, M, K] x [B, K, N].
   for (const Type *operand : {a, b}) {
-    if (operand->getShape().size() != 2) {
+    size_t rank = operand->getShape().size();
+    if (rank != 2 && rank != 3) {
       diag.error(args[operand == a ? A : B]->getLoc(),
-                 "'dot' expects 2-D tiles, got " + operand->str());
+                 "'dot' expects 2-D tiles (or 3-D ones, batched), got " + operand->str());
       return nullptr;
     }
   }
   llvm::ArrayRef<int64_t> aShape = a->getShape(), bShape = b->getShape();
   std::string shapes = formatShape(aShape) + " and " + formatShape(bShape);
+  if (aShape.size() != bShape.size() || (aShape.size() == 3 && aShape[0] != bShape[0])) {
+    diag.error(loc, "incompatible shapes for 'dot': " + shapes +
+                        " (a batched dot needs two 3-D tiles of one batch size)");
+    return nullptr;
+  }
+  Shape batch(aShape.drop_back(2));
+  aShape = aShape.take_back(2);
+  bShape = bShape.take_back(2);
   if (aShape[1] != bShape[0]) {
     diag.error(loc, "incompatible shapes for 'dot': " + shapes + " (inner dimensions " +
                         llvm::Twine(aShape[1]) + " and " + llvm::Twine(bShape[0]) +
@@ -309,7 +320,9 @@ ExprPtr Sema::typeDot(SourceLoc loc, std::vector<ExprPtr> args) {
   }
   // For i8 the default tl.float32 means int32, as in Triton.
   ScalarKind outKind = isInt ? ScalarKind::I32 : outValue->getDType();
-  Shape resultShape{aShape[0], bShape[1]};
+  Shape resultShape(batch);
+  resultShape.push_back(aShape[0]);
+  resultShape.push_back(bShape[1]);
   ExprPtr acc = std::move(args[Acc]);
   if (isNone(*acc)) {
     acc = coerce(makeConstant(loc, ConstValue::getInt(0)), accKind, resultShape);

@@ -212,7 +212,8 @@ INSTANTIATE_TEST_SUITE_P(
                      "test.tile:4:9: error: 'dot' needs M, N and K of at least 16, got "
                      "[8, 8] and [8, 8]"},
         BuiltinError{"y = tl.dot(tl.arange(0, 16), tl.arange(0, 16))",
-                     "test.tile:3:16: error: 'dot' expects 2-D tiles, got [16] i32"},
+                     "test.tile:3:16: error: 'dot' expects 2-D tiles (or 3-D ones, batched), got "
+                     "[16] i32"},
         BuiltinError{"a = tl.zeros((16, 16), tl.float16)\nb = tl.zeros((16, 16), "
                      "tl.float32)\ny = tl.dot(a, b)",
                      "test.tile:5:9: error: both operands of 'dot' must have the same "

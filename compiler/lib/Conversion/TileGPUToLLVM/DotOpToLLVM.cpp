@@ -2,9 +2,10 @@
 //
 // tile.dot (d = a * b + c, c and d fp32 or i32 in a blocked layout) without tensor
 // cores: a and b are staged row-major through the op's scratch ((M*K + K*N)
-// * elemBytes(a) bytes, a first), a barrier, then each thread runs a loop
-// over k that loads a[i][k] for each distinct row i and b[k][j] for each
-// distinct column j of its accumulators, widens fp16/bf16 to fp32, and
+// * elemBytes(a) bytes per batch, a first), a barrier, then each thread runs
+// a loop over k that loads a[i][k] for each distinct row i and b[k][j] for
+// each distinct column j of its accumulators (a batched dot, [B, M, K] x
+// [B, K, N]: rows and columns of each batch its accumulators are in), widens fp16/bf16 to fp32, and
 // accumulates with fma (fp32 inputs therefore multiply in full fp32). The
 // loop keeps the code size independent of K. i8 inputs are sign-extended
 // and accumulate exactly in i32 (mul and add). Tensor-core dots lower
@@ -81,8 +82,10 @@ struct DotOpConversion : OpConversionPattern<tile::DotOp> {
                             "inputs with an i32 accumulator");
     if (!isa<tilegpu::BlockedEncodingAttr>(cType.getEncoding()))
       return op.emitOpError("needs its accumulator in a blocked layout");
-    int64_t m = aType.getShape()[0], k = aType.getShape()[1];
-    int64_t n = bType.getShape()[1];
+    // The last two dimensions multiply; a first one (batched) pairs them.
+    bool batched = aType.getRank() == 3;
+    int64_t m = aType.getShape().end()[-2], k = aType.getShape().back();
+    int64_t n = bType.getShape().back();
 
     // Stage a ([M, K]) and then b ([K, N]) row-major in scratch.
     Value base = getScratchBase(loc, rewriter, op);
@@ -92,30 +95,45 @@ struct DotOpConversion : OpConversionPattern<tile::DotOp> {
     Value aBuffer = base;
     Value bBuffer = LLVM::GEPOp::create(
         rewriter, loc, sharedPtr, inputType, base,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(m * k)});
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(aType.getNumElements())});
     stageOperand(loc, rewriter, op.getA(), adaptor.getA(), aBuffer, inputType);
     stageOperand(loc, rewriter, op.getB(), adaptor.getB(), bBuffer, inputType);
     emitBarrier(loc, rewriter);
 
     // The distinct rows and columns of this thread's accumulators: registers
-    // with equal offsets along a dimension share its index.
+    // with equal offsets along a dimension (and the batch) share its index.
     SmallVector<SmallVector<int64_t>> offsets =
         getElemOffsets(cType.getEncoding(), cType.getShape());
     auto indices =
         emitIndices(loc, rewriter, cType.getEncoding(), cType.getShape());
-    std::map<int64_t, unsigned> rowOf, colOf;
-    SmallVector<Value> rowStarts, cols; // a's row i starts at i * K
+    std::map<std::pair<int64_t, int64_t>, unsigned> rowOf, colOf;
+    // a's row i of batch p starts at (p * M + i) * K, b's column j of batch
+    // p at p * K * N + j.
+    SmallVector<Value> rowStarts, cols;
     SmallVector<unsigned> regRow, regCol;
     for (auto [reg, offset] : llvm::enumerate(offsets)) {
-      auto [row, newRow] = rowOf.try_emplace(offset[0], rowStarts.size());
+      int64_t batchOffset = batched ? offset[0] : 0;
+      Value row = indices[reg][batched ? 1 : 0], col = indices[reg][batched ? 2 : 1];
+      if (batched) {
+        Value batch = indices[reg][0];
+        row = LLVM::AddOp::create(
+            rewriter, loc,
+            LLVM::MulOp::create(rewriter, loc, batch, i32Constant(loc, rewriter, m)), row);
+        col = LLVM::AddOp::create(
+            rewriter, loc,
+            LLVM::MulOp::create(rewriter, loc, batch, i32Constant(loc, rewriter, k * n)),
+            col);
+      }
+      auto [rowIt, newRow] =
+          rowOf.try_emplace({batchOffset, offset.end()[-2]}, rowStarts.size());
       if (newRow)
-        rowStarts.push_back(LLVM::MulOp::create(rewriter, loc, indices[reg][0],
-                                                i32Constant(loc, rewriter, k)));
-      auto [col, newCol] = colOf.try_emplace(offset[1], cols.size());
+        rowStarts.push_back(
+            LLVM::MulOp::create(rewriter, loc, row, i32Constant(loc, rewriter, k)));
+      auto [colIt, newCol] = colOf.try_emplace({batchOffset, offset.back()}, cols.size());
       if (newCol)
-        cols.push_back(indices[reg][1]);
-      regRow.push_back(row->second);
-      regCol.push_back(col->second);
+        cols.push_back(col);
+      regRow.push_back(rowIt->second);
+      regCol.push_back(colIt->second);
     }
     SmallVector<Value> acc = unpackElements(loc, adaptor.getC(), rewriter);
 

@@ -329,12 +329,18 @@ LogicalResult DotOp::verify() {
   auto a = cast<RankedTensorType>(getA().getType());
   auto b = cast<RankedTensorType>(getB().getType());
   auto c = cast<RankedTensorType>(getC().getType());
-  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
-    return emitOpError("operands must be 2-D tiles");
-  if (a.getDimSize(1) != b.getDimSize(0))
+  int64_t rank = a.getRank();
+  if ((rank != 2 && rank != 3) || b.getRank() != rank || c.getRank() != rank)
+    return emitOpError("operands must be 2-D tiles, or 3-D ones (batched)");
+  if (rank == 3 && (b.getDimSize(0) != a.getDimSize(0) ||
+                    c.getDimSize(0) != a.getDimSize(0)))
+    return emitOpError("batched operands and accumulator must have one batch "
+                       "size");
+  if (a.getDimSize(rank - 1) != b.getDimSize(rank - 2))
     return emitOpError("cannot multiply ")
            << a << " by " << b << ": inner dimensions differ";
-  if (c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1))
+  if (c.getDimSize(rank - 2) != a.getDimSize(rank - 2) ||
+      c.getDimSize(rank - 1) != b.getDimSize(rank - 1))
     return emitOpError("accumulator ") << c << " is not [M, N] of " << a
                                        << " * " << b;
   if (a.getElementType() != b.getElementType())

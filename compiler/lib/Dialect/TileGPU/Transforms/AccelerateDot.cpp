@@ -135,7 +135,8 @@ struct AccelerateDotPass
     bool isTF32 =
         input.isF32() && acc.isF32() && dot.getInputPrecision() == "tf32";
     bool isInt8 = input.isInteger(8) && acc.isInteger(32);
-    if (!(is16Bit || isTF32 || isInt8))
+    // Batched dots (3-D) stay on the FMA units.
+    if (!(is16Bit || isTF32 || isInt8) || aType.getRank() != 2)
       return;
     if (isa_and_nonnull<MmaEncodingAttr>(cType.getEncoding()))
       return;

@@ -394,7 +394,9 @@ def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
 def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
   let summary = "Matrix product with accumulation: d = a * b + c";
   let description = [{
-    `a` is [M, K], `b` is [K, N], `c` and `d` are [M, N]. fp16 and bf16
+    `a` is [M, K], `b` is [K, N], `c` and `d` are [M, N]; or, batched,
+    [B, M, K], [B, K, N] and [B, M, N] (B products of one batch each, on
+    the FMA units). fp16 and bf16
     inputs accumulate in fp32, i8 inputs exactly in i32. fp32 inputs multiply in full fp32 unless
     `input_precision` is "tf32": then the tensor cores may round them to
     tf32 (10-bit mantissas) first, as Triton does by default.

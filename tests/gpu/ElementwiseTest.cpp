@@ -529,4 +529,40 @@ TEST_F(InlineAsmTest, ElementwisePtx) {
       "shf.l.wrap.b32 by 3 (a rotation)");
 }
 
+TEST_F(InlineAsmTest, PackedPtxAndSeveralResults) {
+  if (onInterpreter())
+    GTEST_SKIP() << "inline PTX runs on the GPU only";
+  for (const char *Ptx : {"inline_asm_packed", "inline_asm_packed_small"}) {
+    tile::Kernel K = kernel(Ptx, "k_inline_asm_packed");
+    const std::size_t N = static_cast<std::size_t>(K.info().constexprInt("BLOCK"));
+    std::vector<std::int8_t> B = gputest::randomInts<std::int8_t>(N, -100, 100, 105);
+    for (std::int8_t &V : B)
+      V = V == -1 ? 5 : V; // 0xFF + 1 would carry into the next byte.
+    std::vector<float> XF = examples::randomFloats(N, -10, 10, 106);
+    std::vector<tile::Half> X(N);
+    for (std::size_t E = 0; E < N; ++E)
+      X[E] = tile::Half::fromFloat(XF[E]);
+    std::vector<std::int32_t> I = gputest::randomInts<std::int32_t>(N, -100000, 100000, 107);
+    auto DB = upload(B);
+    auto DX = upload(X);
+    auto DI = upload(I);
+    auto OB = poisoned<std::int8_t>(N + 64);
+    auto OX = poisoned<tile::Half>(N + 64);
+    auto Lo = poisoned<std::int32_t>(N + 64), Hi = poisoned<std::int32_t>(N + 64);
+    K.launch(tile::Grid{1}, tile::Stream(), DB, DX, DI, OB, OX, Lo, Hi);
+    Ctx->synchronize();
+    std::vector<std::int8_t> GotB = result(OB, N, "packed bytes");
+    std::vector<tile::Half> GotX = result(OX, N, "packed halves");
+    std::vector<std::int32_t> GotLo = result(Lo, N, "first result"),
+                              GotHi = result(Hi, N, "second result");
+    for (std::size_t E = 0; E < N; ++E) {
+      EXPECT_EQ(GotB[E], static_cast<std::int8_t>(B[E] + 1)) << Ptx << " byte " << E;
+      EXPECT_EQ(GotX[E].toFloat(), tile::Half::fromFloat(X[E].toFloat() * 2).toFloat())
+          << Ptx << " half " << E;
+      EXPECT_EQ(GotLo[E], I[E]) << Ptx << " first result " << E;
+      EXPECT_EQ(GotHi[E], I[E] + 7) << Ptx << " second result " << E;
+    }
+  }
+}
+
 } // namespace

@@ -354,9 +354,11 @@ public:
             })
             .Case([&](tile::InlineAsmOp asmOp) {
               // Impure PTX may give each element its own value (an atomic's
-              // old value) even where the operands repeat.
-              return asmOp.getPure() ? elementwiseInfo(rank, operands)
-                                     : AxisInfo::getPessimistic(rank);
+              // old value) even where the operands repeat, and packed PTX
+              // may mix the elements of a pack.
+              return asmOp.getPure() && asmOp.getPack() == 1
+                         ? elementwiseInfo(rank, operands)
+                         : AxisInfo::getPessimistic(rank);
             })
             .Default([&](Operation *other) {
               if (other->hasTrait<OpTrait::Elementwise>() &&

@@ -53,6 +53,7 @@ bool MLIRGenerator::generateKernel(const KernelInstance &kernel) {
                 builder.getI32IntegerAttr(kernel.numStages));
   mlir::Block *entry = func.addEntryBlock();
   values.clear();
+  inlineAsmGroups.clear();
   for (auto [i, param] : llvm::enumerate(args)) {
     if (param->type.isPointer())
       func.setArgAttr(i, mlir::tilec::kDivisibilityAttr,

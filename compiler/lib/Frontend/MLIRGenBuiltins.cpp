@@ -138,12 +138,23 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
         builder, where, result, operands, call.getConstArg(0).getString());
   }
   case B::InlineAsmElementwise: {
+    // asm, constraints, pure, pack, (dtypes...), result index, group, args...
+    // (SemaInlineAsm.cpp): the first call of a group makes the op.
+    int64_t index = call.getConstArg(5).getInt(), group = call.getConstArg(6).getInt();
+    if (mlir::Operation *made = inlineAsmGroups.lookup(group))
+      return made->getResult(index);
     llvm::SmallVector<Value> operands;
-    if (!generateArgs(call, operands, /*first=*/3))
+    if (!generateArgs(call, operands, /*first=*/7))
       return nullptr;
-    return mlir::tile::InlineAsmOp::create(
-        builder, where, result, operands, call.getConstArg(0).getString(),
-        call.getConstArg(1).getString(), call.getConstArg(2).isTruthy());
+    llvm::SmallVector<mlir::Type> results;
+    for (const ConstValue &dtype : call.getConstArg(4).getTuple())
+      results.push_back(convertType(call.getType().withElement(dtype.getDType())));
+    auto op = mlir::tile::InlineAsmOp::create(
+        builder, where, results, operands, call.getConstArg(0).getString(),
+        call.getConstArg(1).getString(), call.getConstArg(2).isTruthy(),
+        static_cast<int32_t>(call.getConstArg(3).getInt()));
+    inlineAsmGroups[group] = op;
+    return op->getResult(index);
   }
   case B::Fma:
   case B::Maximum:

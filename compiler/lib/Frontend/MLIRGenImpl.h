@@ -189,6 +189,9 @@ private:
   llvm::DenseMap<const Variable *, Value> values;
   /// The tile.reduce / tile.scan built for each CombineSpec.
   llvm::DenseMap<const CombineSpec *, mlir::Operation *> combineOps;
+  /// The tile.inline_asm of each group of inline_asm_elementwise result
+  /// calls (SemaInlineAsm.cpp), by group.
+  llvm::DenseMap<int64_t, mlir::Operation *> inlineAsmGroups;
   /// The argmax/argmin reductions built so far, by (source, axis, builtin):
   /// max/min(return_indices=True) reads the values and the indices of one.
   llvm::DenseMap<std::tuple<Value, unsigned, int>, mlir::Operation *> argReductions;

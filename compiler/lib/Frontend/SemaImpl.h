@@ -368,6 +368,8 @@ private:
                                                          ScalarKind elem,
                                                          llvm::StringRef what);
   llvm::StringMap<BlockPointerInfo> blockPointers;
+  /// inline_asm_elementwise calls so far (each one group of result calls).
+  int64_t inlineAsmGroups = 0;
   /// A host tensor descriptor with a CUtensorMap parameter: the scoped name
   /// of that parameter ("$a.tensormap") and the variable of the descriptor's
   /// base ("a.base", which a load of the descriptor itself reads).

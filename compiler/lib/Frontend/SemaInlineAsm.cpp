@@ -1,14 +1,16 @@
 //===- SemaInlineAsm.cpp - Typing of tl.inline_asm_elementwise ------------===//
 //
 // inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack)
-// becomes InlineAsmElementwise(asm, constraints, is_pure, args...) with the
-// args broadcast to one shape and the result a tile (or scalar) of `dtype`.
-// What LLVM or ptxas would reject later, or crash on, is checked here at the
-// call: one output constraint, one input constraint per argument, register
-// kinds that fit the values (h: 16 bits, r: 32, l: 64, f: fp32, d: fp64),
-// and `$N` references to existing operands. pack must be 1 (Triton's
-// packing of several elements per asm is not supported yet), and so must be
-// the number of results.
+// becomes, for each result (one per dtype of a tuple `dtype`),
+//   InlineAsmElementwise(asm, constraints, is_pure, pack, (dtypes...),
+//                        result index, group, args...)
+// with the args broadcast to one shape and the result a tile (or scalar) of
+// its dtype; MLIRGen makes one op per group (with several results, the args
+// are evaluated once, into variables). What LLVM or ptxas would reject
+// later, or crash on, is checked here at the call: one output constraint per
+// result, then one input constraint per argument, register kinds that fit
+// `pack` elements of the values (h: 16 bits, r: 32, l: 64; f: one fp32, d:
+// one fp64), and `$N` references to existing operands.
 //
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
@@ -18,20 +20,29 @@
 using namespace tilec;
 
 namespace {
-/// Why the register kind `letter` cannot hold a `kind` value, or "".
-std::string registerMismatch(char letter, ScalarKind kind) {
-  unsigned bits = getBitWidth(kind);
+/// Why the register kind `letter` cannot hold `pack` values of `kind`, or "".
+std::string registerMismatch(char letter, ScalarKind kind, int64_t pack) {
+  int64_t bits = getBitWidth(kind) * pack;
+  auto width = [&](int64_t want) -> std::string {
+    if (bits == want)
+      return "";
+    return "needs a " + std::to_string(want) + "-bit value" +
+           (pack == 1 ? std::string()
+                      : " (pack=" + std::to_string(pack) + " elements of " +
+                            std::to_string(getBitWidth(kind)) + " bits make " +
+                            std::to_string(bits) + ")");
+  };
   switch (letter) {
   case 'h':
-    return bits == 16 ? "" : "needs a 16-bit value";
+    return width(16);
   case 'r':
-    return bits == 32 ? "" : "needs a 32-bit value";
+    return width(32);
   case 'l':
-    return bits == 64 ? "" : "needs a 64-bit value";
+    return width(64);
   case 'f':
-    return kind == ScalarKind::F32 ? "" : "needs an fp32 value";
+    return kind == ScalarKind::F32 && pack == 1 ? "" : "needs one fp32 value";
   case 'd':
-    return kind == ScalarKind::F64 ? "" : "needs an fp64 value";
+    return kind == ScalarKind::F64 && pack == 1 ? "" : "needs one fp64 value";
   default:
     return "is not a PTX register kind (h, r, l, f or d)";
   }
@@ -56,22 +67,39 @@ ExprPtr Sema::typeInlineAsm(SourceLoc loc, std::vector<ExprPtr> args) {
     diag.error(args[PureArg]->getLoc(), "is_pure must be a constexpr bool");
     return nullptr;
   }
-  if (!pack || !pack->isInt() || pack->getInt() != 1) {
+  if (!pack || !pack->isInt() || pack->getInt() < 1 || pack->getInt() > 8 ||
+      (pack->getInt() & (pack->getInt() - 1))) {
     diag.error(args[PackArg]->getLoc(),
-               "not supported yet: inline_asm_elementwise with pack=" +
-                   (pack ? pack->str() : args[PackArg]->getType().str()) +
-                   " (only pack=1)");
+               "pack of inline_asm_elementwise must be 1, 2, 4 or 8, got " +
+                   (pack ? pack->str() : args[PackArg]->getType().str()));
     return nullptr;
   }
+  int64_t packed = pack->getInt();
+  // One result per dtype: `dtype=(tl.int32, tl.float32)` gives a tuple.
   const ConstValue *dtypes = getConstexpr(*args[DTypeArg]);
-  if (dtypes && dtypes->isTuple()) {
-    diag.error(args[DTypeArg]->getLoc(),
-               "not supported yet: inline_asm_elementwise with several results");
-    return nullptr;
+  bool several = dtypes && dtypes->isTuple();
+  std::vector<ScalarKind> resultKinds;
+  if (several) {
+    for (const ConstValue &dtype : dtypes->getTuple()) {
+      if (!dtype.isDType()) {
+        diag.error(args[DTypeArg]->getLoc(), "the dtypes of inline_asm_elementwise must "
+                                             "be dtypes such as tl.int32, got " +
+                                                 dtype.str());
+        return nullptr;
+      }
+      resultKinds.push_back(dtype.getDType());
+    }
+    if (resultKinds.empty()) {
+      diag.error(args[DTypeArg]->getLoc(), "inline_asm_elementwise needs a result dtype");
+      return nullptr;
+    }
+  } else {
+    std::optional<ScalarKind> resultKind = requireDType(*args[DTypeArg], diag);
+    if (!resultKind)
+      return nullptr;
+    resultKinds.push_back(*resultKind);
   }
-  std::optional<ScalarKind> resultKind = requireDType(*args[DTypeArg], diag);
-  if (!resultKind)
-    return nullptr;
+  size_t numResults = resultKinds.size();
 
   // The operands: a list or tuple of values (or one value), broadcast.
   std::vector<ExprPtr> operands;
@@ -104,7 +132,7 @@ ExprPtr Sema::typeInlineAsm(SourceLoc loc, std::vector<ExprPtr> args) {
     shape = *common;
   }
 
-  // The constraints: "=X" for the result, then one per operand.
+  // The constraints: "=X" for each result, then one per operand.
   llvm::SmallVector<llvm::StringRef> parts;
   llvm::StringRef(constraints->getString()).split(parts, ',');
   auto fail = [&](const llvm::Twine &message) -> ExprPtr {
@@ -112,24 +140,34 @@ ExprPtr Sema::typeInlineAsm(SourceLoc loc, std::vector<ExprPtr> args) {
                "constraints '" + constraints->getString() + "': " + message);
     return nullptr;
   };
-  if (parts.size() != operands.size() + 1)
-    return fail("expected 1 output and " + llvm::Twine(operands.size()) +
-                " input constraints, got " + llvm::Twine(parts.size()) + " in all");
+  if (parts.size() != operands.size() + numResults)
+    return fail("expected " + llvm::Twine(numResults) + " output and " +
+                llvm::Twine(operands.size()) + " input constraints, got " +
+                llvm::Twine(parts.size()) + " in all");
   for (size_t i = 0; i < parts.size(); ++i) {
     llvm::StringRef part = parts[i].trim();
     bool output = part.consume_front("=");
-    if (output != (i == 0))
-      return fail(i == 0 ? "the first constraint must be an output ('=r')"
-                         : "only the first constraint may be an output");
-    ScalarKind kind = i == 0 ? *resultKind : operands[i - 1]->getType().getElement();
-    if (i > 0 && operands[i - 1]->getType().isPointer())
+    bool isResult = i < numResults;
+    if (output != isResult)
+      return fail(isResult ? "the first " + llvm::Twine(numResults) +
+                                 " constraints must be outputs ('=r')"
+                           : "only the first " + llvm::Twine(numResults) +
+                                 " constraints may be outputs");
+    const ExprPtr *operand = isResult ? nullptr : &operands[i - numResults];
+    ScalarKind kind = isResult ? resultKinds[i] : (*operand)->getType().getElement();
+    if (operand && (*operand)->getType().isPointer()) {
+      if (packed != 1)
+        return fail("argument " + llvm::Twine(i - numResults) +
+                    " is a pointer, which cannot be packed (pack=" + llvm::Twine(packed) +
+                    ")");
       kind = ScalarKind::I64;
-    std::string why = part.size() == 1 ? registerMismatch(part[0], kind)
+    }
+    std::string why = part.size() == 1 ? registerMismatch(part[0], kind, packed)
                                        : "is not a single register kind";
     if (!why.empty())
       return fail("'" + parts[i].trim() + "' " + why + ", got " +
-                  (i == 0 ? llvm::Twine("the result, ") : llvm::Twine("argument ") +
-                                                              llvm::Twine(i - 1) + ", ") +
+                  (isResult ? "result " + llvm::Twine(i) + ", "
+                            : "argument " + llvm::Twine(i - numResults) + ", ") +
                   getScalarKindName(kind));
   }
   // `$N` must name an operand: LLVM stops at a reference past them.
@@ -141,22 +179,49 @@ ExprPtr Sema::typeInlineAsm(SourceLoc loc, std::vector<ExprPtr> args) {
       ++at; // `$$` is a literal dollar.
       continue;
     }
-    if (digits.empty() || digits.getAsInteger(10, index) || index > operands.size()) {
+    if (digits.empty() || digits.getAsInteger(10, index) ||
+        index >= operands.size() + numResults) {
       diag.error(args[AsmArg]->getLoc(),
                  "the asm of inline_asm_elementwise refers to '$" + digits +
-                     "', but only $0 (the result) to $" + llvm::Twine(operands.size()) +
-                     " exist");
+                     "', but only $0 to $" +
+                     llvm::Twine(operands.size() + numResults - 1) + " (" +
+                     llvm::Twine(numResults) +
+                     (numResults == 1 ? " result" : " results") + ", then the arguments) exist");
       return nullptr;
     }
   }
 
-  std::vector<ExprPtr> callArgs;
-  callArgs.push_back(std::move(args[AsmArg]));
-  callArgs.push_back(std::move(args[ConstraintsArg]));
-  callArgs.push_back(makeConstant(loc, ConstValue::getBool(pure->isTruthy())));
-  for (ExprPtr &operand : operands)
-    if (!callArgs.emplace_back(broadcast(std::move(operand), shape)))
+  // With several results, one call per result reads the arguments from
+  // variables (MLIRGen makes one op of the group).
+  std::vector<std::unique_ptr<NameExpr>> once;
+  for (ExprPtr &operand : operands) {
+    if (!(operand = broadcast(std::move(operand), shape)))
       return nullptr;
-  return makeCall(loc, Builtin::InlineAsmElementwise, std::move(callArgs),
-                  Type::getTile(*resultKind, shape));
+    if (several)
+      once.push_back(evaluateOnce("$asm" + std::to_string(inlineAsmGroups) + "." +
+                                      std::to_string(once.size()),
+                                  std::move(operand)));
+  }
+  std::vector<ConstValue> kinds;
+  for (ScalarKind kind : resultKinds)
+    kinds.push_back(ConstValue::getDType(kind));
+  int64_t group = inlineAsmGroups++;
+  std::vector<ExprPtr> results;
+  for (size_t index = 0; index < numResults; ++index) {
+    std::vector<ExprPtr> callArgs;
+    callArgs.push_back(makeConstant(loc, *text));
+    callArgs.push_back(makeConstant(loc, *constraints));
+    callArgs.push_back(makeConstant(loc, ConstValue::getBool(pure->isTruthy())));
+    callArgs.push_back(makeConstant(loc, ConstValue::getInt(packed)));
+    callArgs.push_back(makeConstant(loc, ConstValue::getTuple(kinds)));
+    callArgs.push_back(makeConstant(loc, ConstValue::getInt(static_cast<int64_t>(index))));
+    callArgs.push_back(makeConstant(loc, ConstValue::getInt(group)));
+    for (size_t i = 0; i < operands.size(); ++i)
+      callArgs.push_back(several ? ExprPtr(readAgain(*once[i])) : std::move(operands[i]));
+    results.push_back(makeCall(loc, Builtin::InlineAsmElementwise, std::move(callArgs),
+                               Type::getTile(resultKinds[index], shape)));
+  }
+  if (!several)
+    return std::move(results.front());
+  return std::make_unique<TupleExpr>(loc, std::move(results), /*list=*/false);
 }

@@ -106,13 +106,18 @@ func.func @wrapped_offsets(%m: i32 {tile.divisibility = 16 : i32}, %u: i32) {
 // -----
 
 // Inline PTX: a pure statement repeats where its operands repeat; an impure
-// one (an atomic's old value) may differ at every element.
-func.func @inline_asm(%p: i64) {
+// one (an atomic's old value) may differ at every element, and so may a
+// packed one (reversing the bytes of a pack).
+func.func @inline_asm(%p: i64, %b: i8) {
   // expected-remark @+1 {{contiguity = [1], divisibility = [1], constancy = [64]}}
   %ps = tile.splat %p : tensor<64xi64>
   // expected-remark @+1 {{contiguity = [1], divisibility = [1], constancy = [64]}}
-  %pure = tile.inline_asm "mov.b64 $0, $1;" (%ps) {constraints = "=l,l", pure = true} : (tensor<64xi64>) -> tensor<64xi64>
+  %pure = tile.inline_asm "mov.b64 $0, $1;" (%ps) {constraints = "=l,l", pure = true, pack = 1 : i32} : (tensor<64xi64>) -> tensor<64xi64>
   // expected-remark @+1 {{contiguity = [1], divisibility = [1], constancy = [1]}}
-  %old = tile.inline_asm "atom.global.add.u64 $0, [$1], 1;" (%ps) {constraints = "=l,l", pure = false} : (tensor<64xi64>) -> tensor<64xi64>
+  %old = tile.inline_asm "atom.global.add.u64 $0, [$1], 1;" (%ps) {constraints = "=l,l", pure = false, pack = 1 : i32} : (tensor<64xi64>) -> tensor<64xi64>
+  %bytes = tile.splat %b : tensor<64xi8>
+  // expected-remark @-1 {{contiguity = [1], divisibility = [1], constancy = [64]}}
+  // expected-remark @+1 {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %packed = tile.inline_asm "prmt.b32 $0, $1, 0, 0x0123;" (%bytes) {constraints = "=r,r", pure = true, pack = 4 : i32} : (tensor<64xi8>) -> tensor<64xi8>
   return
 }

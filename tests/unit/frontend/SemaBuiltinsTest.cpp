@@ -242,15 +242,23 @@ INSTANTIATE_TEST_SUITE_P(
         BuiltinError{"y = tl.inline_asm_elementwise(\"mov.b32 $0, $2;\", \"=r,r\", [n], "
                      "dtype=tl.float32, is_pure=True, pack=1)",
                      "test.tile:3:35: error: the asm of inline_asm_elementwise refers to "
-                     "'$2', but only $0 (the result) to $1 exist"},
+                     "'$2', but only $0 to $1 (1 result, then the arguments) exist"},
         BuiltinError{"y = tl.inline_asm_elementwise(\"mov.b32 $0, $1;\", \"=r\", [n], "
                      "dtype=tl.float32, is_pure=True, pack=1)",
                      "test.tile:3:54: error: constraints '=r': expected 1 output and 1 input "
                      "constraints, got 1 in all"},
         BuiltinError{"y = tl.inline_asm_elementwise(\"mov.b32 $0, $1;\", \"=r,r\", [n], "
                      "dtype=tl.float32, is_pure=True, pack=4)",
-                     "test.tile:3:104: error: not supported yet: inline_asm_elementwise with "
-                     "pack=4 (only pack=1)"},
+                     "test.tile:3:54: error: constraints '=r,r': '=r' needs a 32-bit value "
+                     "(pack=4 elements of 32 bits make 128), got result 0, fp32"},
+        BuiltinError{"y = tl.inline_asm_elementwise(\"mov.b32 $0, $1;\", \"=r,r\", [n], "
+                     "dtype=tl.float32, is_pure=True, pack=3)",
+                     "test.tile:3:104: error: pack of inline_asm_elementwise must be 1, 2, 4 or "
+                     "8, got 3"},
+        BuiltinError{"a, b = tl.inline_asm_elementwise(\"mov.b32 $0, $2;\", \"=r,r,r\", [n], "
+                     "dtype=(tl.int32, tl.int32), is_pure=True, pack=1)",
+                     "test.tile:3:57: error: constraints '=r,r,r': the first 2 constraints "
+                     "must be outputs ('=r')"},
         BuiltinError{"y = tl.atomic_and(x_ptr, 1.0)",
                      "test.tile:3:23: error: 'tl.atomic_and' does not support *fp32 "
                      "pointers"},

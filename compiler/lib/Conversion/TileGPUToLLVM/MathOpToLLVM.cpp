@@ -9,8 +9,7 @@
 // fma, maxnumf, ...) falls to the upstream arith- and math-to-LLVM patterns,
 // which NVPTX lowers to exact instructions. tile.extern_elementwise (the
 // libdevice functions a kernel names, `libdevice.pow(x, y)`) becomes one call
-// per element, tile.inline_asm (tl.inline_asm_elementwise) one inline-asm
-// statement per element.
+// per element (tile.inline_asm: InlineAsmOpToLLVM.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,51 +194,6 @@ struct ExternElementwiseOpConversion
   }
 };
 
-/// The user's PTX on the elements at each index of the operands: one
-/// inline-asm statement per element. A float in an integer register (h, r,
-/// l) travels as the integer of its bits.
-struct InlineAsmOpConversion : OpConversionPattern<tile::InlineAsmOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(tile::InlineAsmOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    SmallVector<StringRef> constraints;
-    op.getConstraints().split(constraints, ',');
-    auto inIntegerRegister = [&](size_t index, Type type) {
-      StringRef constraint = constraints[index].trim().ltrim('=');
-      return isa<FloatType>(type) && constraint.find_first_of("hrl") != StringRef::npos;
-    };
-    auto asBits = [&](Type type) {
-      return rewriter.getIntegerType(type.getIntOrFloatBitWidth());
-    };
-    Type elementType = getElementTypeOrSelf(op.getType());
-    Type asmResult = inIntegerRegister(0, elementType) ? asBits(elementType) : elementType;
-    auto emitOne = [&](ValueRange elements) -> Value {
-      SmallVector<Value> operands;
-      for (auto [i, element] : llvm::enumerate(elements))
-        operands.push_back(inIntegerRegister(i + 1, element.getType())
-                               ? LLVM::BitcastOp::create(rewriter, loc,
-                                                         asBits(element.getType()), element)
-                               : element);
-      Value result =
-          LLVM::InlineAsmOp::create(
-              rewriter, loc, asmResult, operands, op.getAsmString(), op.getConstraints(),
-              /*has_side_effects=*/!op.getPure(), /*is_align_stack=*/false,
-              LLVM::tailcallkind::TailCallKind::None,
-              LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
-              ArrayAttr())
-              .getResult(0);
-      return asmResult == elementType
-                 ? result
-                 : LLVM::BitcastOp::create(rewriter, loc, elementType, result).getResult();
-    };
-    return replaceElementwise(op, adaptor.getSrcs(), *getTypeConverter(), rewriter,
-                              emitOne);
-  }
-};
-
 /// Registers the libdevice lowering of `OpTy`.
 template <typename OpTy>
 void addLibdevice(RewritePatternSet &patterns, TypeConverter &converter,
@@ -257,8 +211,7 @@ void mlir::tilec::populateMathOpToLLVMPatterns(
       converter, context, 1.4426950408889634 /* log2(e) */);
   patterns.add<Exp2BasedOpConversion<math::Exp2Op>>(converter, context, 1.0);
   patterns.add<DivFOpConversion, RsqrtOpConversion,
-               ExternElementwiseOpConversion, InlineAsmOpConversion>(converter, context,
-                                              kTilePatternBenefit);
+               ExternElementwiseOpConversion>(converter, context, kTilePatternBenefit);
   // f32 name (also used for f16/bf16), f64 name.
   addLibdevice<math::SinOp>(patterns, converter, "__nv_sinf", "__nv_sin");
   addLibdevice<math::CosOp>(patterns, converter, "__nv_cosf", "__nv_cos");

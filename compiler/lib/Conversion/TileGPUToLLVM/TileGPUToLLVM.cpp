@@ -70,6 +70,7 @@ struct ConvertTileGPUToLLVMPass
     populateFloatNarrowingOpToLLVMPatterns(converter, patterns);
     populateFP8OpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);
+    populateInlineAsmOpToLLVMPatterns(converter, patterns);
     populateAtomicOpToLLVMPatterns(converter, patterns);
     populateDebugOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns);

@@ -102,6 +102,10 @@ void populateAsyncCopyOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
 void populateHistogramOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                        RewritePatternSet &patterns);
 
+/// inline_asm: the user's PTX, `pack` elements per statement.
+void populateInlineAsmOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                       RewritePatternSet &patterns);
+
 /// init_barriers, inval_barriers, tma_copy and wait_barrier: the mbarriers
 /// and bulk tensor copies of the tensor memory accelerator (sm_90).
 void populateTmaOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,

@@ -121,8 +121,11 @@ LogicalResult ExternElementwiseOp::verify() {
 }
 
 LogicalResult InlineAsmOp::verify() {
-  for (Value src : getSrcs())
-    if (failed(verifySameShape(*this, src.getType(), getResult().getType(), "operand")))
+  if (getResults().empty())
+    return emitOpError("needs at least one result");
+  Type shape = getResults().front().getType();
+  for (Value value : llvm::concat<Value>(getSrcs(), getResults().drop_front()))
+    if (failed(verifySameShape(*this, value.getType(), shape, "operand or result")))
       return failure();
   return success();
 }

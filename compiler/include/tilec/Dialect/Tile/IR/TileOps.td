@@ -207,17 +207,20 @@ def Tile_InlineAsmOp : Tile_Op<"inline_asm", [Elementwise,
     MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "The user's PTX applied element by element (tl.inline_asm_elementwise)";
   let description = [{
-    Runs `asm_string` (PTX; `$0` is the result, `$1`... the operands) with
-    LLVM inline-assembly `constraints` (`=r,r,r`) on the elements at one
-    index of every operand. Operands and the result are all scalars or all
-    tiles of one shape. `pure` says the PTX has no side effects; the op is
-    kept in any case (it is never removed or moved).
+    Runs `asm_string` (PTX; `$0`... are the results, then the operands)
+    with LLVM inline-assembly `constraints` (`=r,r,r`) on the elements at
+    `pack` indices of every operand at once: each operand and result is a
+    register holding `pack` elements, the first in its low bits. Operands
+    and results are all scalars or all tiles of one shape. `pure` says the
+    PTX has no side effects; the op is kept in any case (it is never
+    removed or moved).
   }];
   let arguments = (ins Variadic<Tile_Value>:$srcs, StrAttr:$asm_string,
-                       StrAttr:$constraints, BoolAttr:$pure);
-  let results = (outs Tile_Value:$result);
+                       StrAttr:$constraints, BoolAttr:$pure,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$pack);
+  let results = (outs Variadic<Tile_Value>:$results);
   let assemblyFormat = [{
-    $asm_string `(` $srcs `)` attr-dict `:` functional-type($srcs, $result)
+    $asm_string `(` $srcs `)` attr-dict `:` functional-type($srcs, $results)
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,38 @@
+// RUN: tile-opt %s -convert-tilegpu-to-llvm | FileCheck %s
+// tl.inline_asm_elementwise: one statement per `pack` elements of a thread,
+// each register a vector of them bitcast to one integer (the first element
+// in the low bits); several results come back as a struct. A thread whose
+// elements do not fill its last pack repeats its last one there.
+
+#l = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#s = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: llvm.func @bytes
+  // CHECK-COUNT-4: llvm.insertelement
+  // CHECK: %[[REG:.*]] = llvm.bitcast %{{.*}} : vector<4xi8> to i32
+  // CHECK: %[[OUT:.*]] = llvm.inline_asm asm_dialect = att "add.u32 $0, $1, 0x01010101;", "=r,r" %[[REG]] : (i32) -> i32
+  // CHECK: llvm.bitcast %[[OUT]] : i32 to vector<4xi8>
+  // CHECK-COUNT-4: llvm.extractelement
+  // CHECK-NOT: llvm.inline_asm
+  func.func @bytes(%x: tensor<128xi8, #l>) -> tensor<128xi8, #l> attributes {"tilegpu.num-warps" = 1 : i32} {
+    %y = tile.inline_asm "add.u32 $0, $1, 0x01010101;"(%x) {constraints = "=r,r", pure = true, pack = 4 : i32} : (tensor<128xi8, #l>) -> tensor<128xi8, #l>
+    return %y : tensor<128xi8, #l>
+  }
+
+  // Two elements per thread, pack 4: one statement, the second element
+  // repeated in the pack's last two places.
+  // CHECK-LABEL: llvm.func @padded
+  // CHECK: llvm.inline_asm
+  // CHECK-NOT: llvm.inline_asm
+  func.func @padded(%x: tensor<64xi8, #s>) -> tensor<64xi8, #s> attributes {"tilegpu.num-warps" = 1 : i32} {
+    %y = tile.inline_asm "add.u32 $0, $1, 0x01010101;"(%x) {constraints = "=r,r", pure = true, pack = 4 : i32} : (tensor<64xi8, #s>) -> tensor<64xi8, #s>
+    return %y : tensor<64xi8, #s>
+  }
+
+  // CHECK-LABEL: llvm.func @two_results
+  // CHECK-COUNT-2: llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, $2; add.s32 $1, $2, $2;", "=r,=r,r" %{{.*}} : (i32) -> !llvm.struct<(i32, i32)>
+  func.func @two_results(%x: tensor<64xi32, #s>) -> (tensor<64xi32, #s>, tensor<64xi32, #s>) attributes {"tilegpu.num-warps" = 1 : i32} {
+    %a, %b = tile.inline_asm "mov.b32 $0, $2; add.s32 $1, $2, $2;"(%x) {constraints = "=r,=r,r", pure = false, pack = 1 : i32} : (tensor<64xi32, #s>) -> (tensor<64xi32, #s>, tensor<64xi32, #s>)
+    return %a, %b : tensor<64xi32, #s>, tensor<64xi32, #s>
+  }
+}

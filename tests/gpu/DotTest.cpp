@@ -198,6 +198,76 @@ TEST_F(DotBatchedTest, MatchesDoubleReference) {
   }
 }
 
+/// The value of fp4 e2m1 code \p Code (4 bits).
+double decodeE2M1(unsigned Code) {
+  static const double Magnitudes[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+  return (Code & 8 ? -1 : 1) * Magnitudes[Code & 7];
+}
+
+/// The value of fp8 byte \p Byte with \p ExpBits exponent bits (e4m3: 4,
+/// bias 7; e5m2: 5, bias 15), finite bytes only.
+double decodeFP8(std::uint8_t Byte, int ExpBits) {
+  int MantBits = 7 - ExpBits, Bias = (1 << (ExpBits - 1)) - 1;
+  int Exp = (Byte >> MantBits) & ((1 << ExpBits) - 1), Mant = Byte & ((1 << MantBits) - 1);
+  double Value = Exp == 0 ? std::ldexp(Mant, 1 - Bias - MantBits)
+                          : std::ldexp((1 << MantBits) + Mant, Exp - Bias - MantBits);
+  return Byte & 0x80 ? -Value : Value;
+}
+
+/// tl.dot_scaled of fp4 and fp8 operands with e8m0 scales, both ways round
+/// (k_dot_scaled without and with FP4_B), against a double reference.
+class DotScaledTest : public gputest::GpuTest<> {};
+
+TEST_F(DotScaledTest, MatchesDoubleReference) {
+  const std::int64_t M = 32, N = 32, K = 64;
+  for (bool Fp4B : {false, true}) {
+    tile::Kernel Kernel =
+        kernel(Fp4B ? "dot_scaled_fp8_fp4" : "dot_scaled_fp4_fp8", "k_dot_scaled");
+    // fp8 bytes with neither an all-ones exponent nor e4m3's 0x7f (NaN).
+    auto Fp8Bytes = [](std::size_t Count, int ExpBits, std::uint64_t Seed) {
+      std::vector<std::uint8_t> Bytes =
+          gputest::randomInts<std::uint8_t>(Count, 0, 255, Seed);
+      for (std::uint8_t &B : Bytes)
+        if (((B >> (7 - ExpBits)) & ((1 << ExpBits) - 1)) == (1 << ExpBits) - 1)
+          B &= 0xBF; // Clears the exponent's top bit.
+      return Bytes;
+    };
+    std::vector<std::uint8_t> A = Fp4B ? Fp8Bytes(M * K, 5, 301)
+                                       : gputest::randomInts<std::uint8_t>(M * K / 2, 0, 255, 302);
+    std::vector<std::uint8_t> B = Fp4B ? gputest::randomInts<std::uint8_t>(K / 2 * N, 0, 255, 303)
+                                       : Fp8Bytes(K * N, 4, 304);
+    std::vector<std::uint8_t> SA = gputest::randomInts<std::uint8_t>(M * K / 32, 120, 134, 305);
+    std::vector<std::uint8_t> SB = gputest::randomInts<std::uint8_t>(N * K / 32, 120, 134, 306);
+    auto DA = upload(A), DB = upload(B), DSA = upload(SA), DSB = upload(SB);
+    auto DC = poisoned<float>(M * N + 64);
+    Kernel.launch(tile::Grid{1}, tile::Stream(), DA, DSA, DB, DSB, DC);
+    Ctx->synchronize();
+    std::vector<float> C = result(DC, M * N, "dot_scaled");
+    auto AValue = [&](std::int64_t I, std::int64_t L) {
+      double V = Fp4B ? decodeFP8(A[I * K + L], 5)
+                      : decodeE2M1(A[I * K / 2 + L / 2] >> (L % 2 ? 4 : 0) & 15);
+      return std::ldexp(V, SA[I * K / 32 + L / 32] - 127);
+    };
+    auto BValue = [&](std::int64_t L, std::int64_t J) {
+      double V = Fp4B ? decodeE2M1(B[L / 2 * N + J] >> (L % 2 ? 4 : 0) & 15)
+                      : decodeFP8(B[L * N + J], 4);
+      return std::ldexp(V, SB[J * K / 32 + L / 32] - 127);
+    };
+    for (std::int64_t I = 0; I < M; ++I)
+      for (std::int64_t J = 0; J < N; ++J) {
+        // Exact products, summed in fp32: off by a few ulps of the
+        // magnitudes summed.
+        double Ref = 0, Magnitude = 0;
+        for (std::int64_t L = 0; L < K; ++L) {
+          Ref += AValue(I, L) * BValue(L, J);
+          Magnitude += std::abs(AValue(I, L) * BValue(L, J));
+        }
+        ASSERT_NEAR(C[I * N + J], Ref, 1e-6 * Magnitude + 1e-30)
+            << (Fp4B ? "e5m2 x e2m1" : "e2m1 x e4m3") << " c[" << I << "][" << J << "]";
+      }
+  }
+}
+
 TEST_P(DotTest, MatchesDoubleReference) {
   std::string Type = std::get<0>(GetParam());
   bool Acc = std::get<1>(GetParam());

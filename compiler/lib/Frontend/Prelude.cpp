@@ -2,8 +2,9 @@
 //
 // Triton's random numbers, the reductions it writes with a combine
 // function (cumprod, xor_sum), swizzle2d, ravel, and join, split, interleave,
-// cat, flip, sort and topk (a bitonic network) and gather built from
-// where, broadcasts, reshapes and reductions (correct for every value;
+// cat, flip, sort and topk (a bitonic network), gather, and dot_scaled
+// (microscaled operands decoded to bf16) built from where, broadcasts,
+// reshapes and reductions (correct for every value;
 // a dedicated layout would make them cheaper). The random numbers: Philox 4x32 with 10
 // rounds keyed by the seed, counting from the offsets (a 64-bit offset fills
 // two counter words), so that a seed and offsets give the numbers Triton
@@ -327,6 +328,72 @@ def gather(src, index, axis: tl.constexpr):
     return picked
 
 
+def _tilec_e8m0(scale):
+    # e8m0 scales (uint8) as fp32: 2^(s - 127); 255 is NaN, 0 is 2^-127.
+    s = scale.to(tl.int32)
+    value = (s << 23).to(tl.float32, bitcast=True)
+    value = tl.where(s == 0, 5.877471754111438e-39, value)
+    return tl.where(s == 255, float("nan"), value)
+
+
+def _tilec_e2m1(v):
+    # One fp4 e2m1 code (the low 4 bits of an int32) as fp32: 0, 0.5, 1,
+    # 1.5, 2, 3, 4 or 6, signed.
+    e = (v >> 1) & 3
+    m = (v & 1).to(tl.float32)
+    magnitude = tl.where(e == 0, m * 0.5, (2.0 + m) * (1 << e).to(tl.float32) * 0.25)
+    return tl.where((v & 8) != 0, -magnitude, magnitude)
+
+
+def _tilec_mx_operand(x, fmt: tl.constexpr, k_dim: tl.constexpr):
+    # A dot_scaled operand as fp32: fp4 bytes (two codes each, the first in
+    # the low bits, along K: dimension k_dim) unpacked, fp8 bytes or fp8
+    # values decoded, bf16 and fp16 widened.
+    if fmt == "e2m1":
+        tl.static_assert(x.dtype == tl.uint8 or x.dtype == tl.int8,
+                         "dot_scaled: e2m1 operands are bytes holding two fp4 values")
+        bits = x.to(tl.int32) & 255
+        both = tl.join(_tilec_e2m1(bits & 15), _tilec_e2m1(bits >> 4))
+        if k_dim == 1:
+            return tl.reshape(both, [x.shape[0], 2 * x.shape[1]])
+        return tl.reshape(tl.permute(both, (0, 2, 1)), [2 * x.shape[0], x.shape[1]])
+    elif fmt == "e4m3":
+        if x.dtype == tl.float8e4nv:
+            return x.to(tl.float32)
+        return x.to(tl.float8e4nv, bitcast=True).to(tl.float32)
+    elif fmt == "e5m2":
+        if x.dtype == tl.float8e5:
+            return x.to(tl.float32)
+        return x.to(tl.float8e5, bitcast=True).to(tl.float32)
+    else:
+        tl.static_assert(fmt == "bf16" or fmt == "fp16",
+                         "dot_scaled formats are e2m1, e4m3, e5m2, bf16 and fp16")
+        return x.to(tl.float32)
+
+
+def dot_scaled(lhs, lhs_scale, lhs_format: tl.constexpr, rhs, rhs_scale,
+               rhs_format: tl.constexpr, acc=None, fast_math: tl.constexpr = False,
+               lhs_k_pack: tl.constexpr = True, rhs_k_pack: tl.constexpr = True,
+               out_dtype: tl.constexpr = tl.float32):
+    # Microscaled operands decoded, scaled by 2^(scale - 127) per 32 elements
+    # along K, and multiplied as bf16 (exact for the fp4 and fp8 formats), as
+    # Triton emulates it where the hardware has no scaled MMA.
+    tl.static_assert(lhs_k_pack and rhs_k_pack,
+                     "not supported yet: dot_scaled with operands packed along M or N")
+    a = _tilec_mx_operand(lhs, lhs_format, 1)
+    b = _tilec_mx_operand(rhs, rhs_format, 0)
+    M: tl.constexpr = a.shape[0]
+    K: tl.constexpr = a.shape[1]
+    N: tl.constexpr = b.shape[1]
+    if lhs_scale is not None:
+        a = tl.reshape(tl.reshape(a, [M, K // 32, 32]) *
+                       tl.expand_dims(_tilec_e8m0(lhs_scale), 2), [M, K])
+    if rhs_scale is not None:
+        b = tl.reshape(tl.reshape(b, [K // 32, 32, N]) *
+                       tl.expand_dims(tl.trans(_tilec_e8m0(rhs_scale)), 1), [K, N])
+    return tl.dot(a.to(tl.bfloat16), b.to(tl.bfloat16), acc, out_dtype=out_dtype)
+
+
 def fdiv(x, y, ieee_rounding: tl.constexpr = False):
     # tl.math.fdiv: for fp32 the fast approximate division unless
     # ieee_rounding; other floats divide rounded to nearest.
@@ -342,7 +409,9 @@ bool tilec::isPreludeFunction(llvm::StringRef name) {
                              "uint_to_uniform_float", "rand", "rand4x",
                              "pair_uniform_to_normal", "randn", "randn4x", "cumprod",
                              "xor_sum", "swizzle2d", "ravel", "join", "split",
-                             "interleave", "cat", "flip", "sort", "topk", "gather", "fdiv", "_tilec_log2", "_tilec_along", "_tilec_last_dim",
+                             "interleave", "cat", "flip", "sort", "topk", "gather", "fdiv",
+                             "dot_scaled", "_tilec_e8m0", "_tilec_e2m1", "_tilec_mx_operand",
+                             "_tilec_log2", "_tilec_along", "_tilec_last_dim",
                              "_tilec_swap_halves", "_tilec_compare_swap"},
                             name);
 }

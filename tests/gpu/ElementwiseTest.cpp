@@ -549,18 +549,27 @@ TEST_F(InlineAsmTest, PackedPtxAndSeveralResults) {
     auto OB = poisoned<std::int8_t>(N + 64);
     auto OX = poisoned<tile::Half>(N + 64);
     auto Lo = poisoned<std::int32_t>(N + 64), Hi = poisoned<std::int32_t>(N + 64);
-    K.launch(tile::Grid{1}, tile::Stream(), DB, DX, DI, OB, OX, Lo, Hi);
+    // fp8 e4m3 bytes, NaN (0x7f, 0xff) left out, and the halves they are.
+    std::vector<std::uint8_t> Bytes = gputest::randomInts<std::uint8_t>(N, 0, 254, 108);
+    std::vector<tile::Float8E4M3> F(N);
+    for (std::size_t E = 0; E < N; ++E)
+      F[E].Bits = (Bytes[E] & 0x7f) == 0x7f ? 0x3c : Bytes[E];
+    auto DF = upload(F);
+    auto OF = poisoned<tile::Half>(N + 64);
+    K.launch(tile::Grid{1}, tile::Stream(), DB, DX, DI, DF, OB, OX, Lo, Hi, OF);
     Ctx->synchronize();
     std::vector<std::int8_t> GotB = result(OB, N, "packed bytes");
     std::vector<tile::Half> GotX = result(OX, N, "packed halves");
     std::vector<std::int32_t> GotLo = result(Lo, N, "first result"),
                               GotHi = result(Hi, N, "second result");
+    std::vector<tile::Half> GotF = result(OF, N, "fp8 to halves");
     for (std::size_t E = 0; E < N; ++E) {
       EXPECT_EQ(GotB[E], static_cast<std::int8_t>(B[E] + 1)) << Ptx << " byte " << E;
       EXPECT_EQ(GotX[E].toFloat(), tile::Half::fromFloat(X[E].toFloat() * 2).toFloat())
           << Ptx << " half " << E;
       EXPECT_EQ(GotLo[E], I[E]) << Ptx << " first result " << E;
       EXPECT_EQ(GotHi[E], I[E] + 7) << Ptx << " second result " << E;
+      EXPECT_EQ(GotF[E].toFloat(), F[E].toFloat()) << Ptx << " fp8 " << E;
     }
   }
 }

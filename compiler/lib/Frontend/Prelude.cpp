@@ -345,16 +345,16 @@ def _tilec_e2m1(v):
     return tl.where((v & 8) != 0, -magnitude, magnitude)
 
 
-def _tilec_mx_operand(x, fmt: tl.constexpr, k_dim: tl.constexpr):
+def _tilec_mx_operand(x, fmt: tl.constexpr, packed_dim: tl.constexpr):
     # A dot_scaled operand as fp32: fp4 bytes (two codes each, the first in
-    # the low bits, along K: dimension k_dim) unpacked, fp8 bytes or fp8
+    # the low bits, along dimension packed_dim) unpacked, fp8 bytes or fp8
     # values decoded, bf16 and fp16 widened.
     if fmt == "e2m1":
         tl.static_assert(x.dtype == tl.uint8 or x.dtype == tl.int8,
                          "dot_scaled: e2m1 operands are bytes holding two fp4 values")
         bits = x.to(tl.int32) & 255
         both = tl.join(_tilec_e2m1(bits & 15), _tilec_e2m1(bits >> 4))
-        if k_dim == 1:
+        if packed_dim == 1:
             return tl.reshape(both, [x.shape[0], 2 * x.shape[1]])
         return tl.reshape(tl.permute(both, (0, 2, 1)), [2 * x.shape[0], x.shape[1]])
     elif fmt == "e4m3":
@@ -377,11 +377,10 @@ def dot_scaled(lhs, lhs_scale, lhs_format: tl.constexpr, rhs, rhs_scale,
                out_dtype: tl.constexpr = tl.float32):
     # Microscaled operands decoded, scaled by 2^(scale - 127) per 32 elements
     # along K, and multiplied as bf16 (exact for the fp4 and fp8 formats), as
-    # Triton emulates it where the hardware has no scaled MMA.
-    tl.static_assert(lhs_k_pack and rhs_k_pack,
-                     "not supported yet: dot_scaled with operands packed along M or N")
-    a = _tilec_mx_operand(lhs, lhs_format, 1)
-    b = _tilec_mx_operand(rhs, rhs_format, 0)
+    # Triton emulates it where the hardware has no scaled MMA. fp4 operands
+    # are packed along K, or along M / N without k_pack.
+    a = _tilec_mx_operand(lhs, lhs_format, 1 if lhs_k_pack else 0)
+    b = _tilec_mx_operand(rhs, rhs_format, 0 if rhs_k_pack else 1)
     M: tl.constexpr = a.shape[0]
     K: tl.constexpr = a.shape[1]
     N: tl.constexpr = b.shape[1]

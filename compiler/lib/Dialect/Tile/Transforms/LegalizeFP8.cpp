@@ -4,7 +4,8 @@
 // fp32: each arith/math op that touches fp8 gets its fp8 operands widened
 // (exactly) and its fp8 results rounded back once, so the GPU lowering and
 // the interpreter only ever see fp8 in memory ops, data movement, constants,
-// selects, bitcasts and extf/truncf.
+// selects, bitcasts and extf/truncf. The user's PTX (tile.inline_asm) gets
+// fp8 operands and results as their bytes, as Triton passes them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +42,7 @@ Type withElement(Type type, Type element) {
 }
 
 /// What the pass does with an op that touches fp8.
-enum class Action { Keep, Compute, Print, Reject };
+enum class Action { Keep, Compute, Bytes, Print, Reject };
 
 Action classify(Operation *op) {
   if (isa<arith::ConstantOp, arith::SelectOp, arith::BitcastOp, arith::ExtFOp,
@@ -49,8 +50,10 @@ Action classify(Operation *op) {
     return Action::Keep;
   if (isa<tile::PrintOp>(op))
     return Action::Print;
+  if (isa<tile::InlineAsmOp>(op))
+    return Action::Bytes;
   if (isa<tile::DotOp, tile::AtomicRMWOp, tile::AtomicCASOp, tile::ExternElementwiseOp,
-          tile::InlineAsmOp, tile::ReduceOp, tile::ScanOp>(op))
+          tile::ReduceOp, tile::ScanOp>(op))
     return Action::Reject;
   if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
     return Action::Compute;
@@ -75,7 +78,8 @@ struct TileLegalizeFP8Pass : tile::impl::TileLegalizeFP8Base<TileLegalizeFP8Pass
         failedAny = true;
         return;
       }
-      if (!hasConvert && (action != Action::Keep || isa<arith::ExtFOp, arith::TruncFOp>(op))) {
+      if (!hasConvert && ((action != Action::Keep && action != Action::Bytes) ||
+                          isa<arith::ExtFOp, arith::TruncFOp>(op))) {
         op->emitError() << "fp8 conversions need sm_89 or newer (the target is "
                         << target << "); compile with --arch sm_90";
         failedAny = true;
@@ -87,10 +91,10 @@ struct TileLegalizeFP8Pass : tile::impl::TileLegalizeFP8Base<TileLegalizeFP8Pass
     if (failedAny)
       return signalPassFailure();
     for (auto [op, action] : work) {
-      if (action == Action::Compute)
-        computeInF32(op);
-      else
+      if (action == Action::Print)
         printAsF32(cast<tile::PrintOp>(op));
+      else
+        rebuildWithoutFP8(op, action == Action::Bytes);
     }
     // Every rounding to fp8 states its mode, which keeps canonicalization
     // from folding `truncf(sitofp x to bf16) to fp8` into one sitofp to fp8
@@ -122,21 +126,32 @@ private:
     return arith::ExtFOp::create(builder, loc, f32, value);
   }
 
-  /// Rebuilds `op` on fp32 and rounds its fp8 results back.
-  static void computeInF32(Operation *op) {
+  /// Rebuilds `op` without fp8: on fp32 (operands widened, fp8 results
+  /// rounded back), or with `bytes` on the fp8 values' bytes (bitcasts).
+  static void rebuildWithoutFP8(Operation *op, bool bytes) {
     OpBuilder builder(op);
     Location loc = op->getLoc();
+    Type element = bytes ? Type(builder.getI8Type()) : Type(builder.getF32Type());
     OperationState state(loc, op->getName());
     for (Value operand : op->getOperands())
-      state.addOperands(widen(builder, loc, operand));
+      state.addOperands(
+          !bytes ? widen(builder, loc, operand)
+          : isFP8(operand.getType())
+              ? arith::BitcastOp::create(builder, loc,
+                                         withElement(operand.getType(), element), operand)
+                    .getResult()
+              : operand);
     for (Type type : op->getResultTypes())
-      state.addTypes(isFP8(type) ? withElement(type, builder.getF32Type()) : type);
+      state.addTypes(isFP8(type) ? withElement(type, element) : type);
     state.addAttributes(op->getAttrs());
-    Operation *wide = builder.create(state);
-    for (auto [old, result] : llvm::zip(op->getResults(), wide->getResults())) {
+    Operation *rebuilt = builder.create(state);
+    for (auto [old, result] : llvm::zip(op->getResults(), rebuilt->getResults())) {
       Value replacement = result;
       if (isFP8(old.getType()))
-        replacement = arith::TruncFOp::create(builder, loc, old.getType(), result);
+        replacement = bytes ? arith::BitcastOp::create(builder, loc, old.getType(), result)
+                                  .getResult()
+                            : arith::TruncFOp::create(builder, loc, old.getType(), result)
+                                  .getResult();
       old.replaceAllUsesWith(replacement);
     }
     op->erase();

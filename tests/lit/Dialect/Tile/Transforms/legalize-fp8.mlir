@@ -45,3 +45,17 @@ func.func @atomic(%p: !tile.ptr<f8E4M3FN>, %v: f8E4M3FN) -> f8E4M3FN {
   %old = tile.atomic_rmw add %p, %v : (!tile.ptr<f8E4M3FN>, f8E4M3FN) -> f8E4M3FN
   return %old : f8E4M3FN
 }
+
+// -----
+
+// The user's PTX gets fp8 values as their bytes, and gives its fp8 results
+// as bytes that are bitcast back.
+// CHECK-LABEL: func.func @inline_asm
+func.func @inline_asm(%a: tensor<64xf8E4M3FN>) -> (tensor<64xf16>, tensor<64xf8E5M2>) {
+  // CHECK: %[[BYTES:.*]] = arith.bitcast %arg0 : tensor<64xf8E4M3FN> to tensor<64xi8>
+  // CHECK: %[[OUT:.*]]:2 = tile.inline_asm "{{.*}}"(%[[BYTES]]) {{.*}} : (tensor<64xi8>) -> (tensor<64xf16>, tensor<64xi8>)
+  // CHECK: %[[BACK:.*]] = arith.bitcast %[[OUT]]#1 : tensor<64xi8> to tensor<64xf8E5M2>
+  // CHECK: return %[[OUT]]#0, %[[BACK]]
+  %h, %e = tile.inline_asm "cvt.rn.f16x2.e4m3x2 $0, $2; mov.b16 $1, $2;"(%a) {constraints = "=r,=h,h", pure = true, pack = 2 : i32} : (tensor<64xf8E4M3FN>) -> (tensor<64xf16>, tensor<64xf8E5M2>)
+  return %h, %e : tensor<64xf16>, tensor<64xf8E5M2>
+}

@@ -215,14 +215,17 @@ double decodeFP8(std::uint8_t Byte, int ExpBits) {
 }
 
 /// tl.dot_scaled of fp4 and fp8 operands with e8m0 scales, both ways round
-/// (k_dot_scaled without and with FP4_B), against a double reference.
+/// (k_dot_scaled without and with FP4_B, b packed along K or N), against a
+/// double reference.
 class DotScaledTest : public gputest::GpuTest<> {};
 
 TEST_F(DotScaledTest, MatchesDoubleReference) {
   const std::int64_t M = 32, N = 32, K = 64;
-  for (bool Fp4B : {false, true}) {
-    tile::Kernel Kernel =
-        kernel(Fp4B ? "dot_scaled_fp8_fp4" : "dot_scaled_fp4_fp8", "k_dot_scaled");
+  for (const char *Ptx : {"dot_scaled_fp4_fp8", "dot_scaled_fp8_fp4",
+                          "dot_scaled_fp8_fp4_npacked"}) {
+    tile::Kernel Kernel = kernel(Ptx, "k_dot_scaled");
+    bool Fp4B = std::get<bool>(*Kernel.info().findConstexpr("FP4_B"));
+    bool NPacked = std::get<bool>(*Kernel.info().findConstexpr("N_PACKED"));
     // fp8 bytes with neither an all-ones exponent nor e4m3's 0x7f (NaN).
     auto Fp8Bytes = [](std::size_t Count, int ExpBits, std::uint64_t Seed) {
       std::vector<std::uint8_t> Bytes =
@@ -249,8 +252,9 @@ TEST_F(DotScaledTest, MatchesDoubleReference) {
       return std::ldexp(V, SA[I * K / 32 + L / 32] - 127);
     };
     auto BValue = [&](std::int64_t L, std::int64_t J) {
-      double V = Fp4B ? decodeE2M1(B[L / 2 * N + J] >> (L % 2 ? 4 : 0) & 15)
-                      : decodeFP8(B[L * N + J], 4);
+      double V = !Fp4B   ? decodeFP8(B[L * N + J], 4)
+                 : NPacked ? decodeE2M1(B[L * N / 2 + J / 2] >> (J % 2 ? 4 : 0) & 15)
+                           : decodeE2M1(B[L / 2 * N + J] >> (L % 2 ? 4 : 0) & 15);
       return std::ldexp(V, SB[J * K / 32 + L / 32] - 127);
     };
     for (std::int64_t I = 0; I < M; ++I)
@@ -263,7 +267,7 @@ TEST_F(DotScaledTest, MatchesDoubleReference) {
           Magnitude += std::abs(AValue(I, L) * BValue(L, J));
         }
         ASSERT_NEAR(C[I * N + J], Ref, 1e-6 * Magnitude + 1e-30)
-            << (Fp4B ? "e5m2 x e2m1" : "e2m1 x e4m3") << " c[" << I << "][" << J << "]";
+            << Ptx << " c[" << I << "][" << J << "]";
       }
   }
 }

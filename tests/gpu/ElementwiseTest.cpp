@@ -555,14 +555,15 @@ TEST_F(InlineAsmTest, PackedPtxAndSeveralResults) {
     for (std::size_t E = 0; E < N; ++E)
       F[E].Bits = (Bytes[E] & 0x7f) == 0x7f ? 0x3c : Bytes[E];
     auto DF = upload(F);
-    auto OF = poisoned<tile::Half>(N + 64);
-    K.launch(tile::Grid{1}, tile::Stream(), DB, DX, DI, DF, OB, OX, Lo, Hi, OF);
+    auto OF = poisoned<tile::Half>(N + 64), OG = poisoned<tile::Half>(N + 64);
+    K.launch(tile::Grid{1}, tile::Stream(), DB, DX, DI, DF, OB, OX, Lo, Hi, OF, OG);
     Ctx->synchronize();
     std::vector<std::int8_t> GotB = result(OB, N, "packed bytes");
     std::vector<tile::Half> GotX = result(OX, N, "packed halves");
     std::vector<std::int32_t> GotLo = result(Lo, N, "first result"),
                               GotHi = result(Hi, N, "second result");
-    std::vector<tile::Half> GotF = result(OF, N, "fp8 to halves");
+    std::vector<tile::Half> GotF = result(OF, N, "fp8 to halves"),
+                            GotG = result(OG, N, "fp8x4 to two registers of halves");
     for (std::size_t E = 0; E < N; ++E) {
       EXPECT_EQ(GotB[E], static_cast<std::int8_t>(B[E] + 1)) << Ptx << " byte " << E;
       EXPECT_EQ(GotX[E].toFloat(), tile::Half::fromFloat(X[E].toFloat() * 2).toFloat())
@@ -570,6 +571,7 @@ TEST_F(InlineAsmTest, PackedPtxAndSeveralResults) {
       EXPECT_EQ(GotLo[E], I[E]) << Ptx << " first result " << E;
       EXPECT_EQ(GotHi[E], I[E] + 7) << Ptx << " second result " << E;
       EXPECT_EQ(GotF[E].toFloat(), F[E].toFloat()) << Ptx << " fp8 " << E;
+      EXPECT_EQ(GotG[E].toFloat(), F[E].toFloat()) << Ptx << " fp8x4 " << E;
     }
   }
 }

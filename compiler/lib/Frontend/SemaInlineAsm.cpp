@@ -7,10 +7,12 @@
 // with the args broadcast to one shape and the result a tile (or scalar) of
 // its dtype; MLIRGen makes one op per group (with several results, the args
 // are evaluated once, into variables). What LLVM or ptxas would reject
-// later, or crash on, is checked here at the call: one output constraint per
-// result, then one input constraint per argument, register kinds that fit
-// `pack` elements of the values (h: 16 bits, r: 32, l: 64; f: one fp32, d:
-// one fp64), and `$N` references to existing operands.
+// later, or crash on, is checked here at the call: one constraint per
+// register, the results' outputs first, then the arguments' inputs (with
+// pack > 1, values narrower than 32 bits share registers of up to 32 bits,
+// as in Triton: pack=4 fp16 values take two `r`), register kinds that fit
+// (h: 16 bits, r: 32, l: 64; f: one fp32, d: one fp64), and `$N`
+// references to existing registers.
 //
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
@@ -20,7 +22,17 @@
 using namespace tilec;
 
 namespace {
-/// Why the register kind `letter` cannot hold `pack` values of `kind`, or "".
+/// Values of `kind` that one register holds in a statement on `pack` of
+/// them: narrow values share registers of at most 32 bits (four bytes, two
+/// halves), as Triton packs them; wider ones take one register each. The
+/// lowering (InlineAsmOpToLLVM.cpp) splits the same way.
+int64_t getValuesPerRegister(ScalarKind kind, int64_t pack) {
+  int64_t bits = getBitWidth(kind);
+  return bits >= 32 ? 1 : std::min<int64_t>(pack, 32 / bits);
+}
+
+/// Why the register kind `letter` cannot hold `pack` values of `kind` (side
+/// by side), or "".
 std::string registerMismatch(char letter, ScalarKind kind, int64_t pack) {
   int64_t bits = getBitWidth(kind) * pack;
   auto width = [&](int64_t want) -> std::string {
@@ -140,35 +152,54 @@ ExprPtr Sema::typeInlineAsm(SourceLoc loc, std::vector<ExprPtr> args) {
                "constraints '" + constraints->getString() + "': " + message);
     return nullptr;
   };
-  if (parts.size() != operands.size() + numResults)
-    return fail("expected " + llvm::Twine(numResults) + " output and " +
-                llvm::Twine(operands.size()) + " input constraints, got " +
-                llvm::Twine(parts.size()) + " in all");
-  for (size_t i = 0; i < parts.size(); ++i) {
-    llvm::StringRef part = parts[i].trim();
-    bool output = part.consume_front("=");
+  // One constraint per register: each result's, then each argument's.
+  struct Register {
+    bool isResult;
+    size_t index;    ///< Of the result or the argument.
+    ScalarKind kind; ///< Of its values.
+    int64_t values;  ///< How many it holds.
+  };
+  std::vector<Register> registers;
+  size_t outputs = 0;
+  for (size_t i = 0; i < numResults + operands.size(); ++i) {
     bool isResult = i < numResults;
-    if (output != isResult)
-      return fail(isResult ? "the first " + llvm::Twine(numResults) +
-                                 " constraints must be outputs ('=r')"
-                           : "only the first " + llvm::Twine(numResults) +
-                                 " constraints may be outputs");
-    const ExprPtr *operand = isResult ? nullptr : &operands[i - numResults];
-    ScalarKind kind = isResult ? resultKinds[i] : (*operand)->getType().getElement();
-    if (operand && (*operand)->getType().isPointer()) {
+    size_t index = isResult ? i : i - numResults;
+    ScalarKind kind = isResult ? resultKinds[index] : operands[index]->getType().getElement();
+    if (!isResult && operands[index]->getType().isPointer()) {
       if (packed != 1)
-        return fail("argument " + llvm::Twine(i - numResults) +
+        return fail("argument " + llvm::Twine(index) +
                     " is a pointer, which cannot be packed (pack=" + llvm::Twine(packed) +
                     ")");
       kind = ScalarKind::I64;
     }
-    std::string why = part.size() == 1 ? registerMismatch(part[0], kind, packed)
+    int64_t values = getValuesPerRegister(kind, packed);
+    for (int64_t r = 0; r < packed / values; ++r)
+      registers.push_back({isResult, index, kind, values});
+    if (isResult)
+      outputs = registers.size();
+  }
+  if (parts.size() != registers.size())
+    return fail("expected " + llvm::Twine(outputs) + " output and " +
+                llvm::Twine(registers.size() - outputs) + " input constraints" +
+                (packed == 1 ? llvm::Twine("")
+                             : llvm::Twine(" (one per register: pack=") +
+                                   llvm::Twine(packed) + " values fill registers of up "
+                                                         "to 32 bits)") +
+                ", got " + llvm::Twine(parts.size()) + " in all");
+  for (auto [i, reg] : llvm::enumerate(registers)) {
+    llvm::StringRef part = parts[i].trim();
+    bool output = part.consume_front("=");
+    if (output != reg.isResult)
+      return fail(reg.isResult ? "the first " + llvm::Twine(outputs) +
+                                     " constraints must be outputs ('=r')"
+                               : "only the first " + llvm::Twine(outputs) +
+                                     " constraints may be outputs");
+    std::string why = part.size() == 1 ? registerMismatch(part[0], reg.kind, reg.values)
                                        : "is not a single register kind";
     if (!why.empty())
       return fail("'" + parts[i].trim() + "' " + why + ", got " +
-                  (isResult ? "result " + llvm::Twine(i) + ", "
-                            : "argument " + llvm::Twine(i - numResults) + ", ") +
-                  getScalarKindName(kind));
+                  (reg.isResult ? "result " : "argument ") + llvm::Twine(reg.index) +
+                  ", " + getScalarKindName(reg.kind));
   }
   // `$N` must name an operand: LLVM stops at a reference past them.
   llvm::StringRef rest = text->getString();
@@ -179,14 +210,12 @@ ExprPtr Sema::typeInlineAsm(SourceLoc loc, std::vector<ExprPtr> args) {
       ++at; // `$$` is a literal dollar.
       continue;
     }
-    if (digits.empty() || digits.getAsInteger(10, index) ||
-        index >= operands.size() + numResults) {
+    if (digits.empty() || digits.getAsInteger(10, index) || index >= registers.size()) {
       diag.error(args[AsmArg]->getLoc(),
                  "the asm of inline_asm_elementwise refers to '$" + digits +
-                     "', but only $0 to $" +
-                     llvm::Twine(operands.size() + numResults - 1) + " (" +
-                     llvm::Twine(numResults) +
-                     (numResults == 1 ? " result" : " results") + ", then the arguments) exist");
+                     "', but only $0 to $" + llvm::Twine(registers.size() - 1) + " (" +
+                     llvm::Twine(outputs) + (outputs == 1 ? " output" : " outputs") +
+                     ", then the inputs) exist");
       return nullptr;
     }
   }

@@ -242,15 +242,16 @@ INSTANTIATE_TEST_SUITE_P(
         BuiltinError{"y = tl.inline_asm_elementwise(\"mov.b32 $0, $2;\", \"=r,r\", [n], "
                      "dtype=tl.float32, is_pure=True, pack=1)",
                      "test.tile:3:35: error: the asm of inline_asm_elementwise refers to "
-                     "'$2', but only $0 to $1 (1 result, then the arguments) exist"},
+                     "'$2', but only $0 to $1 (1 output, then the inputs) exist"},
         BuiltinError{"y = tl.inline_asm_elementwise(\"mov.b32 $0, $1;\", \"=r\", [n], "
                      "dtype=tl.float32, is_pure=True, pack=1)",
                      "test.tile:3:54: error: constraints '=r': expected 1 output and 1 input "
                      "constraints, got 1 in all"},
         BuiltinError{"y = tl.inline_asm_elementwise(\"mov.b32 $0, $1;\", \"=r,r\", [n], "
                      "dtype=tl.float32, is_pure=True, pack=4)",
-                     "test.tile:3:54: error: constraints '=r,r': '=r' needs a 32-bit value "
-                     "(pack=4 elements of 32 bits make 128), got result 0, fp32"},
+                     "test.tile:3:54: error: constraints '=r,r': expected 4 output and 4 "
+                     "input constraints (one per register: pack=4 values fill registers of "
+                     "up to 32 bits), got 2 in all"},
         BuiltinError{"y = tl.inline_asm_elementwise(\"mov.b32 $0, $1;\", \"=r,r\", [n], "
                      "dtype=tl.float32, is_pure=True, pack=3)",
                      "test.tile:3:104: error: pack of inline_asm_elementwise must be 1, 2, 4 or "

@@ -1,12 +1,14 @@
 //===- InlineAsmOpToLLVM.cpp - The user's PTX (tl.inline_asm_elementwise) -===//
 //
 // tile.inline_asm becomes one LLVM inline-asm statement per `pack` elements
-// of each thread: each operand is a register holding `pack` consecutive
-// elements of the thread (a vector of them bitcast to one integer, the first
-// element in the low bits; with pack 1 a float in an integer register, h, r
-// or l, travels as the integer of its bits), and so is each result; several
-// results come back as a struct. A thread whose elements do not fill its
-// last pack repeats its last element there and drops those results.
+// of each thread. Each operand and result is one or more registers (one
+// constraint each): values narrower than 32 bits share registers of at most
+// 32 bits (a vector of them bitcast to one integer, the first in the low
+// bits: four bytes, or two halves, per `r`), wider ones take one register
+// each (a float in an integer register, h, r or l, as the integer of its
+// bits). Several output registers come back as a struct. A thread whose
+// elements do not fill its last pack repeats its last element there and
+// drops those results.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,13 @@ using namespace mlir::tilec;
 
 namespace {
 
+/// Values of a `bits`-bit type that one register holds in a statement on
+/// `pack` of them: narrow values share registers of at most 32 bits, wider
+/// ones take one each (SemaInlineAsm.cpp checks the constraints so).
+int64_t getValuesPerRegister(unsigned bits, int64_t pack) {
+  return bits >= 32 ? 1 : std::min<int64_t>(pack, 32 / bits);
+}
+
 struct InlineAsmOpConversion : OpConversionPattern<tile::InlineAsmOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -31,76 +40,107 @@ struct InlineAsmOpConversion : OpConversionPattern<tile::InlineAsmOp> {
     int64_t pack = op.getPack();
     SmallVector<StringRef> constraints;
     op.getConstraints().split(constraints, ',');
-    // The register of constraint `index` for `pack` elements of `element`.
-    auto registerType = [&](size_t index, Type element) -> Type {
-      StringRef constraint = constraints[index].trim().ltrim('=');
-      bool integer = constraint.find_first_of("hrl") != StringRef::npos;
-      if (pack == 1 && !(integer && isa<FloatType>(element)))
-        return element;
-      return rewriter.getIntegerType(element.getIntOrFloatBitWidth() * pack);
+    // The registers of `pack` values of `element` whose first constraint is
+    // number `first`: a register of one value is the value (a float in an
+    // integer register, h, r or l, as its bits); one of several is the
+    // integer of their vector.
+    auto registerTypes = [&](size_t first, Type element) {
+      unsigned bits = element.getIntOrFloatBitWidth();
+      int64_t values = getValuesPerRegister(bits, pack);
+      SmallVector<Type> types;
+      for (int64_t r = 0; r < pack / values; ++r) {
+        StringRef constraint = constraints[first + r].trim().ltrim('=');
+        bool integer = constraint.find_first_of("hrl") != StringRef::npos;
+        types.push_back(values == 1 && !(integer && isa<FloatType>(element))
+                            ? element
+                            : rewriter.getIntegerType(bits * values));
+      }
+      return types;
     };
-    auto toRegister = [&](ArrayRef<Value> elements, Type reg) -> Value {
-      if (pack == 1)
-        return elements[0].getType() == reg
-                   ? elements[0]
-                   : LLVM::BitcastOp::create(rewriter, loc, reg, elements[0]).getResult();
-      auto vectorType = VectorType::get({pack}, elements[0].getType());
-      Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
-      for (auto [i, element] : llvm::enumerate(elements))
-        vector = LLVM::InsertElementOp::create(
-            rewriter, loc, vector, element,
-            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                     rewriter.getI32IntegerAttr(i)));
-      return LLVM::BitcastOp::create(rewriter, loc, reg, vector);
+    auto constant = [&](int64_t value) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                      rewriter.getI32IntegerAttr(value));
     };
-    auto fromRegister = [&](Value value, Type element) -> SmallVector<Value> {
-      if (pack == 1)
-        return {value.getType() == element
-                    ? value
-                    : LLVM::BitcastOp::create(rewriter, loc, element, value).getResult()};
-      Value vector = LLVM::BitcastOp::create(
-          rewriter, loc, VectorType::get({pack}, element), value);
-      SmallVector<Value> elements;
-      for (int64_t i = 0; i < pack; ++i)
-        elements.push_back(LLVM::ExtractElementOp::create(
-            rewriter, loc, vector,
-            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                     rewriter.getI32IntegerAttr(i))));
-      return elements;
+    auto toRegisters = [&](ArrayRef<Value> values, ArrayRef<Type> types) {
+      SmallVector<Value> registers;
+      int64_t perRegister = pack / types.size();
+      for (auto [r, type] : llvm::enumerate(types)) {
+        ArrayRef<Value> group = values.slice(r * perRegister, perRegister);
+        if (perRegister == 1) {
+          registers.push_back(group[0].getType() == type
+                                  ? group[0]
+                                  : LLVM::BitcastOp::create(rewriter, loc, type, group[0]));
+          continue;
+        }
+        Value vector = LLVM::UndefOp::create(
+            rewriter, loc, VectorType::get({perRegister}, group[0].getType()));
+        for (auto [i, value] : llvm::enumerate(group))
+          vector = LLVM::InsertElementOp::create(rewriter, loc, vector, value, constant(i));
+        registers.push_back(LLVM::BitcastOp::create(rewriter, loc, type, vector));
+      }
+      return registers;
+    };
+    auto fromRegisters = [&](ArrayRef<Value> registers, Type element) {
+      SmallVector<Value> values;
+      int64_t perRegister = pack / registers.size();
+      for (Value reg : registers) {
+        if (perRegister == 1) {
+          values.push_back(reg.getType() == element
+                               ? reg
+                               : LLVM::BitcastOp::create(rewriter, loc, element, reg));
+          continue;
+        }
+        Value vector = LLVM::BitcastOp::create(
+            rewriter, loc, VectorType::get({perRegister}, element), reg);
+        for (int64_t i = 0; i < perRegister; ++i)
+          values.push_back(LLVM::ExtractElementOp::create(rewriter, loc, vector, constant(i)));
+      }
+      return values;
     };
 
-    // Each operand's elements, and each result's converted element type.
+    // Each result's converted type, element type and registers (the first
+    // constraints), then each operand's elements and registers.
+    SmallVector<Type> resultTypes, elementTypes;
+    SmallVector<SmallVector<Type>> resultRegisters, operandRegisters;
+    size_t next = 0;
+    for (Value result : op.getResults()) {
+      Type converted = getTypeConverter()->convertType(result.getType());
+      Type element = getTypeConverter()->convertType(getElementTypeOrSelf(result.getType()));
+      if (!converted || !element)
+        return rewriter.notifyMatchFailure(op, "result type not convertible");
+      resultTypes.push_back(converted);
+      elementTypes.push_back(element);
+      resultRegisters.push_back(registerTypes(next, element));
+      next += resultRegisters.back().size();
+    }
     SmallVector<SmallVector<Value>> srcs;
-    for (Value src : adaptor.getSrcs())
+    for (Value src : adaptor.getSrcs()) {
       srcs.push_back(isa<LLVM::LLVMStructType>(src.getType())
                          ? unpackElements(loc, src, rewriter)
                          : SmallVector<Value>{src});
-    size_t numResults = op.getNumResults();
-    SmallVector<Type> resultTypes, elementTypes, registers;
-    for (auto [index, result] : llvm::enumerate(op.getResults())) {
-      Type converted = getTypeConverter()->convertType(result.getType());
-      if (!converted)
-        return rewriter.notifyMatchFailure(op, "result type not convertible");
-      resultTypes.push_back(converted);
-      elementTypes.push_back(
-          getTypeConverter()->convertType(getElementTypeOrSelf(result.getType())));
-      registers.push_back(registerType(index, elementTypes.back()));
+      operandRegisters.push_back(registerTypes(next, srcs.back().front().getType()));
+      next += operandRegisters.back().size();
     }
+    SmallVector<Type> outputs;
+    for (ArrayRef<Type> types : resultRegisters)
+      llvm::append_range(outputs, types);
+    Type asmType = outputs.size() == 1
+                       ? outputs.front()
+                       : LLVM::LLVMStructType::getLiteral(rewriter.getContext(), outputs);
     auto structType = dyn_cast<LLVM::LLVMStructType>(resultTypes.front());
     int64_t count = structType ? structType.getBody().size() : 1;
-    Type asmType = numResults == 1 ? registers.front()
-                                   : LLVM::LLVMStructType::getLiteral(
-                                         rewriter.getContext(), registers);
 
-    SmallVector<SmallVector<Value>> results(numResults);
+    // One statement per `pack` elements of the thread; a last pack that
+    // runs past them repeats the last element, and its extra results are
+    // dropped.
+    SmallVector<SmallVector<Value>> results(op.getNumResults());
     for (int64_t first = 0; first < count; first += pack) {
       SmallVector<Value> operands;
-      for (auto [index, elements] : llvm::enumerate(srcs)) {
+      for (auto [elements, types] : llvm::zip(srcs, operandRegisters)) {
         SmallVector<Value> group;
         for (int64_t i = first; i < first + pack; ++i)
           group.push_back(elements[std::min<int64_t>(i, count - 1)]);
-        operands.push_back(toRegister(
-            group, registerType(numResults + index, group.front().getType())));
+        llvm::append_range(operands, toRegisters(group, types));
       }
       Value value =
           LLVM::InlineAsmOp::create(
@@ -110,11 +150,15 @@ struct InlineAsmOpConversion : OpConversionPattern<tile::InlineAsmOp> {
               LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
               ArrayAttr())
               .getResult(0);
-      for (size_t j = 0; j < numResults; ++j) {
-        Value reg = numResults == 1
-                        ? value
-                        : LLVM::ExtractValueOp::create(rewriter, loc, value, j).getResult();
-        SmallVector<Value> elements = fromRegister(reg, elementTypes[j]);
+      size_t output = 0;
+      for (auto [j, types] : llvm::enumerate(resultRegisters)) {
+        SmallVector<Value> registers;
+        for (size_t r = 0; r < types.size(); ++r, ++output)
+          registers.push_back(
+              outputs.size() == 1
+                  ? value
+                  : LLVM::ExtractValueOp::create(rewriter, loc, value, output).getResult());
+        SmallVector<Value> elements = fromRegisters(registers, elementTypes[j]);
         elements.resize(std::min<int64_t>(pack, count - first));
         llvm::append_range(results[j], elements);
       }

@@ -1,7 +1,8 @@
 // RUN: tile-opt %s -convert-tilegpu-to-llvm | FileCheck %s
 // tl.inline_asm_elementwise: one statement per `pack` elements of a thread,
-// each register a vector of them bitcast to one integer (the first element
-// in the low bits); several results come back as a struct. A thread whose
+// values narrower than 32 bits sharing registers of up to 32 bits (a vector
+// of them bitcast to one integer, the first element in the low bits);
+// several output registers come back as a struct. A thread whose
 // elements do not fill its last pack repeats its last one there.
 
 #l = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
@@ -27,6 +28,18 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
   func.func @padded(%x: tensor<64xi8, #s>) -> tensor<64xi8, #s> attributes {"tilegpu.num-warps" = 1 : i32} {
     %y = tile.inline_asm "add.u32 $0, $1, 0x01010101;"(%x) {constraints = "=r,r", pure = true, pack = 4 : i32} : (tensor<64xi8, #s>) -> tensor<64xi8, #s>
     return %y : tensor<64xi8, #s>
+  }
+
+  // Four halves take two 32-bit registers of two each: outputs $0 and $1.
+  // CHECK-LABEL: llvm.func @halves
+  // CHECK: %[[OUT:.*]] = llvm.inline_asm asm_dialect = att "cvt", "=r,=r,r" %{{.*}} : (i32) -> !llvm.struct<(i32, i32)>
+  // CHECK: %[[LOW:.*]] = llvm.extractvalue %[[OUT]][0]
+  // CHECK: %[[HIGH:.*]] = llvm.extractvalue %[[OUT]][1]
+  // CHECK: llvm.bitcast %[[LOW]] : i32 to vector<2xf16>
+  // CHECK: llvm.bitcast %[[HIGH]] : i32 to vector<2xf16>
+  func.func @halves(%x: tensor<128xi8, #l>) -> tensor<128xf16, #l> attributes {"tilegpu.num-warps" = 1 : i32} {
+    %y = tile.inline_asm "cvt"(%x) {constraints = "=r,=r,r", pure = true, pack = 4 : i32} : (tensor<128xi8, #l>) -> tensor<128xf16, #l>
+    return %y : tensor<128xf16, #l>
   }
 
   // CHECK-LABEL: llvm.func @two_results

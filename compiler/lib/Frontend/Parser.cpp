@@ -113,6 +113,14 @@ private:
   /// skipped as host code.
   void parseTopLevelBlock(Module &module, llvm::StringSet<> &bound,
                           llvm::StringRef blockKind);
+  /// An `if` / `try` statement inside such a block: each branch's aliases
+  /// as parseTopLevelBlock reads them; a name that the branches alias to
+  /// one path (or that only one binds) is bound to it, one they bind
+  /// differently (or one aliases and another binds in host code) is host
+  /// code, an error where a kernel uses it. False, with nothing consumed,
+  /// when the statement is not one.
+  bool parseNestedBlock(Module &module, llvm::StringSet<> &bound,
+                        llvm::StringRef blockKind);
   /// The decorator lines that start at token `i`.
   struct Decorators {
     size_t end = 0;      ///< The token after them (a `def`, for a function).
@@ -563,6 +571,9 @@ void Parser::parseTopLevelBlock(Module &module, llvm::StringSet<> &bound,
     }
     if (parseBlockAlias(module, bound))
       continue;
+    if ((is(TokenKind::kw_if) || is(TokenKind::kw_try)) &&
+        parseNestedBlock(module, bound, blockKind))
+      continue;
     if (!is(TokenKind::kw_import) && !is(TokenKind::kw_from)) {
       size_t start = pos;
       skipStatement(level);
@@ -592,6 +603,64 @@ void Parser::parseTopLevelBlock(Module &module, llvm::StringSet<> &bound,
       if (bound.insert(import.name).second)
         module.foreignImports.push_back(std::move(import));
   }
+}
+
+bool Parser::parseNestedBlock(Module &module, llvm::StringSet<> &bound,
+                              llvm::StringRef blockKind) {
+  size_t start = pos;
+  unsigned level = indentLevel;
+  SourceLoc loc = tok().loc;
+  // What each branch binds: an alias path, or "" for host code.
+  llvm::StringMap<std::string> chosen;
+  llvm::StringSet<> conflicting;
+  size_t hostCodeBefore = module.hostCode.size();
+  bool header = skipBlockHeader();
+  while (!failed && header) {
+    std::map<std::string, std::string> aliasesBefore = module.tritonAliases;
+    llvm::StringSet<> branchBound;
+    for (const auto &name : bound)
+      branchBound.insert(name.getKey());
+    parseTopLevelBlock(module, branchBound, blockKind);
+    for (const auto &name : branchBound) {
+      llvm::StringRef key = name.getKey();
+      if (bound.contains(key))
+        continue;
+      auto alias = module.tritonAliases.find(key.str());
+      bool aliased = alias != module.tritonAliases.end() &&
+                     aliasesBefore[key.str()] != alias->second;
+      std::string path = aliased ? alias->second : "";
+      auto [entry, fresh] = chosen.try_emplace(key, path);
+      if (!fresh && entry->second != path)
+        conflicting.insert(key);
+    }
+    if (!is(TokenKind::kw_elif) && !is(TokenKind::kw_else) && !is(TokenKind::kw_except) &&
+        !is(TokenKind::kw_finally))
+      break;
+    header = skipBlockHeader();
+  }
+  if (failed || !header || indentLevel != level) {
+    failed = false;
+    pos = start;
+    indentLevel = level;
+    module.hostCode.resize(hostCodeBefore);
+    return false;
+  }
+  for (const auto &entry : chosen) {
+    llvm::StringRef name = entry.getKey();
+    bound.insert(name);
+    if (conflicting.contains(name)) {
+      module.tritonAliases.erase(name.str());
+      module.hostCode.push_back({name.str(), loc,
+                                 "'" + name.str() +
+                                     "' is bound differently by the branches of a nested '" +
+                                     tokens[start].text.str() +
+                                     "' statement, whose condition tilec does not evaluate",
+                                 loc});
+    } else if (!entry.second.empty()) {
+      module.tritonAliases[name.str()] = entry.second;
+    }
+  }
+  return true;
 }
 
 bool Parser::parseDottedName(std::string &name, const llvm::Twine &context) {
@@ -725,6 +794,14 @@ bool Parser::parseBlockAlias(Module &module, llvm::StringSet<> &bound) {
     return false;
   }
   consume();
+  // Another GPU vendor's functions (`tl.extra.intel.libdevice.tanh` under
+  // an `if DEVICE_TYPE == "xpu":`) bind nothing: the branch that names
+  // CUDA's or triton's own does.
+  llvm::StringRef dotted(path);
+  if (llvm::any_of(std::initializer_list<llvm::StringRef>{".extra.intel.", ".extra.hip.",
+                                                          ".extra.amd."},
+                   [&](llvm::StringRef vendor) { return dotted.contains(vendor); }))
+    return true;
   if (bound.insert(global.name).second)
     module.tritonAliases[global.name] = path;
   return true;

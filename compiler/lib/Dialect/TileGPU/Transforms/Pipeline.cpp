@@ -39,6 +39,9 @@ namespace {
 /// prologue code without hiding more latency.
 constexpr unsigned kMaxStages = 8;
 
+/// Shared memory the driver reserves for each program on an SM (sm_80+).
+constexpr int64_t kDriverSharedPerProgram = 1024;
+
 /// A load that becomes asynchronous copies into slots.
 struct PipelinedLoad {
   tile::LoadOp load;
@@ -794,6 +797,28 @@ struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
                      sharedMemoryLimit;
         };
         if (!fits())
+          plan->inFlightDots.clear();
+        // Two programs per SM hide the products' latency as well as a
+        // group kept in flight does, and overlap one's epilogue with the
+        // other's loop: the in-flight slot goes when it alone keeps a second
+        // program off the SM (3 stages of 128x128x64 fp16: 96 KB without
+        // it, two per SM on an H100; 128 KB with it, one).
+        // Only where the registers let two programs share the SM too, and
+        // not in a loop nested in another: a persistent kernel's programs
+        // (one per SM) walk their tiles in an outer loop. Measured on the
+        // H200 (bench/results/2026-11-27-h200-two-per-sm): a 4096^3
+        // host-descriptor matmul went from 0.82 to 0.97 of Triton; small
+        // grids, which leave SMs with one program anyway, lose (1000^3:
+        // 0.62 to 0.53).
+        int64_t perSM = getSharedMemoryPerSM(target);
+        int64_t threads = TileGPUDialect::getThreadsPerProgram(loop);
+        auto twoPerSM = [&](unsigned slots) {
+          return 2 * (slots * slotBytes + otherBytes + kDriverSharedPerProgram) <= perSM;
+        };
+        if (!plan->inFlightDots.empty() && perSM > 0 &&
+            !loop->getParentOfType<scf::ForOp>() &&
+            estimateTileRegisters(loop, threads) <= tilec::kRegistersPerSM / (2 * threads) &&
+            !twoPerSM(plan->getNumSlots()) && twoPerSM(plan->numStages))
           plan->inFlightDots.clear();
         while (plan->numStages > 2 && !fits())
           --plan->numStages;

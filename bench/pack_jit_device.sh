@@ -23,4 +23,6 @@ for p in "${programs[@]}"; do
 done
 tar -C . -cf - --exclude=CMakeFiles build/dsl_examples build/tests/gpu/kernels |
   xz -T2 -6 >devpack/data.tar.xz
+# The commit the programs were built from (the device copy has no history).
+git rev-parse --short HEAD >devpack/commit.txt
 ls -la devpack

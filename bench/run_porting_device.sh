@@ -12,7 +12,7 @@ mkdir -p "$out"
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   python3 -c "import triton, torch; print('triton', triton.__version__, 'torch', torch.__version__)"
-  git rev-parse HEAD 2>/dev/null
+  echo "commit $(cat devpack/commit.txt 2>/dev/null || echo unknown) (built here: devpack/commit.txt)"
   date -u
 } >"$out/device.txt" 2>&1
 cat "$out/device.txt"

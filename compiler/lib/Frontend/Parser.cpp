@@ -610,25 +610,33 @@ bool Parser::parseNestedBlock(Module &module, llvm::StringSet<> &bound,
   size_t start = pos;
   unsigned level = indentLevel;
   SourceLoc loc = tok().loc;
-  // What each branch binds: an alias path, or "" for host code.
+  // What the module holds before, for a statement that is not one after all.
+  std::map<std::string, std::string> aliasesBefore = module.tritonAliases;
+  size_t hostCodeBefore = module.hostCode.size();
+  size_t importsBefore = module.foreignImports.size();
+  // What each branch binds a name to: an alias's path, "" for host code, or
+  // kImported for an import of another file.
+  static constexpr llvm::StringLiteral kImported = "<import>";
   llvm::StringMap<std::string> chosen;
   llvm::StringSet<> conflicting;
-  size_t hostCodeBefore = module.hostCode.size();
   bool header = skipBlockHeader();
   while (!failed && header) {
-    std::map<std::string, std::string> aliasesBefore = module.tritonAliases;
     llvm::StringSet<> branchBound;
     for (const auto &name : bound)
       branchBound.insert(name.getKey());
+    size_t hostCodeStart = module.hostCode.size();
     parseTopLevelBlock(module, branchBound, blockKind);
+    llvm::StringSet<> hostNames;
+    for (size_t i = hostCodeStart; i < module.hostCode.size(); ++i)
+      hostNames.insert(module.hostCode[i].name);
     for (const auto &name : branchBound) {
       llvm::StringRef key = name.getKey();
       if (bound.contains(key))
         continue;
       auto alias = module.tritonAliases.find(key.str());
-      bool aliased = alias != module.tritonAliases.end() &&
-                     aliasesBefore[key.str()] != alias->second;
-      std::string path = aliased ? alias->second : "";
+      std::string path = hostNames.contains(key)                  ? std::string()
+                         : alias != module.tritonAliases.end() ? alias->second
+                                                                 : kImported.str();
       auto [entry, fresh] = chosen.try_emplace(key, path);
       if (!fresh && entry->second != path)
         conflicting.insert(key);
@@ -642,7 +650,10 @@ bool Parser::parseNestedBlock(Module &module, llvm::StringSet<> &bound,
     failed = false;
     pos = start;
     indentLevel = level;
+    module.tritonAliases = std::move(aliasesBefore);
     module.hostCode.resize(hostCodeBefore);
+    module.foreignImports.erase(module.foreignImports.begin() + importsBefore,
+                                module.foreignImports.end());
     return false;
   }
   for (const auto &entry : chosen) {
@@ -656,7 +667,7 @@ bool Parser::parseNestedBlock(Module &module, llvm::StringSet<> &bound,
                                      tokens[start].text.str() +
                                      "' statement, whose condition tilec does not evaluate",
                                  loc});
-    } else if (!entry.second.empty()) {
+    } else if (!entry.second.empty() && entry.second != kImported) {
       module.tritonAliases[name.str()] = entry.second;
     }
   }

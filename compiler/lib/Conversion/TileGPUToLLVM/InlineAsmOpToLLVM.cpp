@@ -45,6 +45,9 @@ struct InlineAsmOpConversion : OpConversionPattern<tile::InlineAsmOp> {
     // integer register, h, r or l, as its bits); one of several is the
     // integer of their vector.
     auto registerTypes = [&](size_t first, Type element) {
+      // A pointer (pack 1 only: Sema checks) is one `l` register as it is.
+      if (isa<LLVM::LLVMPointerType>(element))
+        return SmallVector<Type>{element};
       unsigned bits = element.getIntOrFloatBitWidth();
       int64_t values = getValuesPerRegister(bits, pack);
       SmallVector<Type> types;

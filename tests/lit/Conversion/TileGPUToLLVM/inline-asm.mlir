@@ -48,4 +48,12 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     %a, %b = tile.inline_asm "mov.b32 $0, $2; add.s32 $1, $2, $2;"(%x) {constraints = "=r,=r,r", pure = false, pack = 1 : i32} : (tensor<64xi32, #s>) -> (tensor<64xi32, #s>, tensor<64xi32, #s>)
     return %a, %b : tensor<64xi32, #s>, tensor<64xi32, #s>
   }
+
+  // A pointer operand (pack 1) is one `l` register as it is.
+  // CHECK-LABEL: llvm.func @pointer
+  // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "ld.global.b32 $0, [$1];", "=r,l" %{{.*}} : (!llvm.ptr<1>) -> i32
+  func.func @pointer(%p: tensor<64x!tile.ptr<i32>, #s>) -> tensor<64xi32, #s> attributes {"tilegpu.num-warps" = 1 : i32} {
+    %y = tile.inline_asm "ld.global.b32 $0, [$1];"(%p) {constraints = "=r,l", pure = false, pack = 1 : i32} : (tensor<64x!tile.ptr<i32>, #s>) -> tensor<64xi32, #s>
+    return %y : tensor<64xi32, #s>
+  }
 }

@@ -155,7 +155,7 @@ bool canCopyWithTma(const PipelinedLoad &pipelined) {
     return false;
   // The parts: base, shapes, strides; the parameters: the same, then the map.
   ValueRange parts = load.getTmaParts();
-  int64_t rank = 2, first = map.getArgNumber() - 1 - 2 * rank;
+  int64_t rank = 2, first = int64_t(map.getArgNumber()) - 1 - 2 * rank;
   if (first < 0)
     return false;
   auto stripHints = [](Value value) {

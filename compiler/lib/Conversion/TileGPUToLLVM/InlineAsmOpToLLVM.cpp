@@ -60,10 +60,6 @@ struct InlineAsmOpConversion : OpConversionPattern<tile::InlineAsmOp> {
       }
       return types;
     };
-    auto constant = [&](int64_t value) -> Value {
-      return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                      rewriter.getI32IntegerAttr(value));
-    };
     auto toRegisters = [&](ArrayRef<Value> values, ArrayRef<Type> types) {
       SmallVector<Value> registers;
       int64_t perRegister = pack / types.size();
@@ -78,7 +74,8 @@ struct InlineAsmOpConversion : OpConversionPattern<tile::InlineAsmOp> {
         Value vector = LLVM::UndefOp::create(
             rewriter, loc, VectorType::get({perRegister}, group[0].getType()));
         for (auto [i, value] : llvm::enumerate(group))
-          vector = LLVM::InsertElementOp::create(rewriter, loc, vector, value, constant(i));
+          vector = LLVM::InsertElementOp::create(rewriter, loc, vector, value,
+                                                 i32Constant(loc, rewriter, i));
         registers.push_back(LLVM::BitcastOp::create(rewriter, loc, type, vector));
       }
       return registers;
@@ -96,7 +93,8 @@ struct InlineAsmOpConversion : OpConversionPattern<tile::InlineAsmOp> {
         Value vector = LLVM::BitcastOp::create(
             rewriter, loc, VectorType::get({perRegister}, element), reg);
         for (int64_t i = 0; i < perRegister; ++i)
-          values.push_back(LLVM::ExtractElementOp::create(rewriter, loc, vector, constant(i)));
+          values.push_back(LLVM::ExtractElementOp::create(rewriter, loc, vector,
+                                                          i32Constant(loc, rewriter, i)));
       }
       return values;
     };

@@ -100,6 +100,10 @@ LoadedDriver load() {
       ::dlsym(Lib, "cuFuncGetParamInfo"));
   A.cuTensorMapEncodeTiled = reinterpret_cast<decltype(A.cuTensorMapEncodeTiled)>(
       ::dlsym(Lib, "cuTensorMapEncodeTiled"));
+  A.cuMemAllocAsync =
+      reinterpret_cast<decltype(A.cuMemAllocAsync)>(::dlsym(Lib, "cuMemAllocAsync"));
+  A.cuMemFreeAsync =
+      reinterpret_cast<decltype(A.cuMemFreeAsync)>(::dlsym(Lib, "cuMemFreeAsync"));
   if (CUresult Res = A.cuInit(0); Res != CUDA_SUCCESS) {
     D.Reason = "cuInit failed: " + errorText(A, Res);
     return D;

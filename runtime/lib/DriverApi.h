@@ -133,6 +133,10 @@ struct DriverApi {
                                      const unsigned *BoxDim, const unsigned *ElementStrides,
                                      int Interleave, int Swizzle, int L2Promotion,
                                      int OobFill) = nullptr;
+  /// CUDA 11.2 and later; nullptr with an older driver (optional). The
+  /// global scratch of kernels that build tensor maps, in stream order.
+  CUresult (*cuMemAllocAsync)(CUdeviceptr *Ptr, std::size_t Bytes, CUstream Stream) = nullptr;
+  CUresult (*cuMemFreeAsync)(CUdeviceptr Ptr, CUstream Stream) = nullptr;
 };
 
 /// Returns the driver, loaded and initialized on first use; throws

@@ -102,12 +102,15 @@ void Kernel::launchOnGpu(const Grid &G, const Stream &S, const Arg *Args,
   // and Sig.check that Args match the metadata, so every slot the driver
   // reads is filled with an Arg of the right size. The inline slots are
   // value-initialised all the same: nothing uninitialised is ever passed.
+  // A kernel that builds tensor maps takes its global scratch last (PtxCheck
+  // checked that the PTX has that one more parameter).
+  std::size_t Slots = Count + (Info->GlobalScratchBytes ? 1 : 0);
   constexpr std::size_t InlineArgs = 32;
   std::array<void *, InlineArgs> Inline{};
   std::vector<void *> Heap;
   void **Params = Inline.data();
-  if (Count > InlineArgs) {
-    Heap.resize(Count);
+  if (Slots > InlineArgs) {
+    Heap.resize(Slots);
     Params = Heap.data();
   }
   for (std::size_t I = 0; I < Count; ++I) {
@@ -115,10 +118,28 @@ void Kernel::launchOnGpu(const Grid &G, const Stream &S, const Arg *Args,
       encodeTensorMap(*Map);
     Params[I] = const_cast<void *>(Args[I].data());
   }
-  cu::CUresult R = cu::driver().cuLaunchKernel(
-      static_cast<cu::CUfunction>(Function), G.X, G.Y, G.Z, blockSize(), 1, 1,
-      static_cast<unsigned>(Info->SharedBytes),
-      static_cast<cu::CUstream>(S.handle()), Params, nullptr);
+  const cu::DriverApi &D = cu::driver();
+  auto Stream = static_cast<cu::CUstream>(S.handle());
+  cu::CUdeviceptr Scratch = 0;
+  if (Info->GlobalScratchBytes) {
+    if (!D.cuMemAllocAsync || !D.cuMemFreeAsync)
+      throw Error("kernel " + Info->Name +
+                  " builds tensor maps in global memory, and the CUDA driver has no "
+                  "cuMemAllocAsync (CUDA 11.2 or newer is needed)");
+    std::size_t Bytes = Info->GlobalScratchBytes * G.X * G.Y * G.Z;
+    if (cu::CUresult R = D.cuMemAllocAsync(&Scratch, Bytes ? Bytes : 1, Stream);
+        R != cu::CUDA_SUCCESS)
+      cu::fail(R, "cuMemAllocAsync",
+               "while allocating the " + std::to_string(Bytes) + "-byte global scratch of " +
+                   Info->Name);
+    Params[Count] = &Scratch;
+  }
+  cu::CUresult R = D.cuLaunchKernel(static_cast<cu::CUfunction>(Function), G.X, G.Y, G.Z,
+                                    blockSize(), 1, 1,
+                                    static_cast<unsigned>(Info->SharedBytes), Stream,
+                                    Params, nullptr);
+  if (Scratch)
+    D.cuMemFreeAsync(Scratch, Stream); // After the kernel, in stream order.
   if (R != cu::CUDA_SUCCESS)
     cu::fail(R, "cuLaunchKernel", "while launching " + Info->Name);
 }

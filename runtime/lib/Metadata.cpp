@@ -239,6 +239,10 @@ KernelInfo readKernel(const SchemaReader &R, const Value &V,
       R.integer(R.member(V, Path, "shared_bytes"),
                 SchemaReader::join(Path, "shared_bytes"), 0,
                 std::numeric_limits<std::int32_t>::max()));
+  if (const Value *ScratchV = V.find("global_scratch_bytes"))
+    K.GlobalScratchBytes = static_cast<std::size_t>(
+        R.integer(*ScratchV, SchemaReader::join(Path, "global_scratch_bytes"), 1,
+                  std::numeric_limits<std::int32_t>::max()));
 
   std::string ParamsPath = SchemaReader::join(Path, "params");
   const Value &Params = R.expectKind(R.member(V, Path, "params"), ParamsPath,

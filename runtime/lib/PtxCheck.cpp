@@ -67,11 +67,19 @@ std::string dimsText(const ptx::ThreadDims &D) {
 
 void checkParams(const KernelInfo &K, const ptx::Function &F,
                  const Mismatch &Fail) {
-  if (F.Params.size() != K.Params.size())
+  // The global scratch, when the kernel takes one: a last 64-bit pointer.
+  std::size_t Scratch = K.GlobalScratchBytes ? 1 : 0;
+  if (F.Params.size() != K.Params.size() + Scratch)
     Fail("kernel " + K.Name + " has " + std::to_string(K.Params.size()) +
-         " parameters in the metadata (" + K.paramList() + ") but " +
+         " parameters in the metadata (" + K.paramList() + ")" +
+         (Scratch ? " and its global scratch" : "") + " but " +
          std::to_string(F.Params.size()) + " in the PTX");
-  for (std::size_t I = 0; I < F.Params.size(); ++I) {
+  if (Scratch && F.Params.back().bytes() != 8)
+    Fail("the last parameter of kernel " + K.Name + " is its global scratch (" +
+         std::to_string(K.GlobalScratchBytes) +
+         " bytes per program in the metadata), but '.param " + F.Params.back().Text +
+         "' in the PTX (not 8 bytes)");
+  for (std::size_t I = 0; I < K.Params.size(); ++I) {
     const ParamInfo &Want = K.Params[I];
     const ptx::Param &Have = F.Params[I];
     // A tensor map: 128 raw bytes (.b8 p[128]).

@@ -176,30 +176,20 @@ TEST_F(MemoryTest, BoolPointersReadAndWriteBytes) {
 
 class BlockPointerTest : public gputest::GpuTest<> {
 protected:
-  /// c = a @ b through the host descriptors of \p K (blocks of BM x
-  /// BK, BK x BN and BM x BN), with every edge ragged, against a double
-  /// reference. On sm_90 the tensor memory accelerator copies a and b (the
-  /// loads of the descriptors are pipelined with tensor maps, which zero
-  /// what lies past the edges).
-  void checkHostDescriptorMatmul(tile::Kernel K, std::int64_t BM, std::int64_t BN,
-                                 std::int64_t BK) {
-    const std::int64_t M = 300, N = 136, Kd = 200; // Every edge ragged.
-    std::vector<float> AF = examples::randomFloats(M * Kd, -1, 1, 104);
-    std::vector<float> BF = examples::randomFloats(Kd * N, -1, 1, 105);
-    std::vector<tile::Half> A(AF.size()), B(BF.size());
-    for (std::size_t I = 0; I < A.size(); ++I)
-      A[I] = tile::Half::fromFloat(AF[I]);
-    for (std::size_t I = 0; I < B.size(); ++I)
-      B[I] = tile::Half::fromFloat(BF[I]);
-    auto DA = upload(A);
-    auto DB = upload(B);
-    auto DC = poisoned<float>(M * N + 256);
-    K.launch(tile::Grid{gputest::blocks(M, BM), gputest::blocks(N, BN)}, tile::Stream(),
-             tile::TensorDescriptor(DA, {M, Kd}, {Kd, 1}, {BM, BK}),
-             tile::TensorDescriptor(DB, {Kd, N}, {N, 1}, {BK, BN}),
-             tile::TensorDescriptor(DC, {M, N}, {N, 1}, {BM, BN}), I32(Kd));
-    Ctx->synchronize();
-    std::vector<float> C = result(DC, M * N, "host-descriptor matmul");
+  /// \p Count random fp16 values in [-1, 1].
+  static std::vector<tile::Half> randomHalves(std::size_t Count, unsigned Seed) {
+    std::vector<float> F = examples::randomFloats(Count, -1, 1, Seed);
+    std::vector<tile::Half> H(Count);
+    for (std::size_t I = 0; I < Count; ++I)
+      H[I] = tile::Half::fromFloat(F[I]);
+    return H;
+  }
+
+  /// Expects C [M, N] = A [M, K] @ B [K, N] (row-major) against a double
+  /// reference.
+  static void expectProduct(const std::vector<tile::Half> &A,
+                            const std::vector<tile::Half> &B, const float *C, std::int64_t M,
+                            std::int64_t N, std::int64_t Kd, const std::string &What) {
     std::size_t Wrong = 0, First = 0;
     for (std::int64_t I = 0; I < M; ++I)
       for (std::int64_t J = 0; J < N; ++J) {
@@ -209,7 +199,60 @@ protected:
         if (!(std::abs(C[I * N + J] - Ref) <= 1e-3 + 1e-3 * std::abs(Ref)) && Wrong++ == 0)
           First = I * N + J;
       }
-    EXPECT_EQ(Wrong, 0u) << "first wrong c[" << First << "] = " << C[First];
+    EXPECT_EQ(Wrong, 0u) << What << ": first wrong c[" << First << "] = " << C[First];
+  }
+
+  /// c = a @ b through the host descriptors of \p K (blocks of BM x
+  /// BK, BK x BN and BM x BN), with every edge ragged, against a double
+  /// reference. On sm_90 the tensor memory accelerator copies a and b (the
+  /// loads of the descriptors are pipelined with tensor maps, which zero
+  /// what lies past the edges).
+  void checkHostDescriptorMatmul(tile::Kernel K, std::int64_t BM, std::int64_t BN,
+                                 std::int64_t BK) {
+    const std::int64_t M = 300, N = 136, Kd = 200; // Every edge ragged.
+    std::vector<tile::Half> A = randomHalves(M * Kd, 104), B = randomHalves(Kd * N, 105);
+    auto DA = upload(A);
+    auto DB = upload(B);
+    auto DC = poisoned<float>(M * N + 256);
+    K.launch(tile::Grid{gputest::blocks(M, BM), gputest::blocks(N, BN)}, tile::Stream(),
+             tile::TensorDescriptor(DA, {M, Kd}, {Kd, 1}, {BM, BK}),
+             tile::TensorDescriptor(DB, {Kd, N}, {N, 1}, {BK, BN}),
+             tile::TensorDescriptor(DC, {M, N}, {N, 1}, {BM, BN}), I32(Kd));
+    Ctx->synchronize();
+    std::vector<float> C = result(DC, M * N, "host-descriptor matmul");
+    expectProduct(A, B, C.data(), M, N, Kd, "host-descriptor matmul");
+  }
+
+  /// c = a @ b (300 x 144 x 208: every edge ragged, N and K multiples of
+  /// 16 as the signatures say) by \p Name, whose a and b blocks the tensor
+  /// memory accelerator copies through the two maps the kernel builds
+  /// (their 256 bytes of global scratch per program say that they stayed),
+  /// with \p Strides after M, N and K for the block-pointer kernel.
+  /// With \p TransposedB, the kernel takes b as bt [N, K].
+  void checkDeviceMapMatmul(const std::string &Name, const std::string &Kernel,
+                            std::int64_t BM, std::int64_t BN, bool Strides,
+                            bool TransposedB = false) {
+    tile::Kernel K = kernel(Name, Kernel);
+    EXPECT_EQ(K.info().GlobalScratchBytes, 256u) << Name;
+    const std::int64_t M = 300, N = 144, Kd = 208;
+    std::vector<tile::Half> A = randomHalves(M * Kd, 106), B = randomHalves(Kd * N, 107);
+    std::vector<tile::Half> Given = B;
+    if (TransposedB)
+      for (std::int64_t L = 0; L < Kd; ++L)
+        for (std::int64_t J = 0; J < N; ++J)
+          Given[J * Kd + L] = B[L * N + J];
+    auto DA = upload(A);
+    auto DB = upload(Given);
+    auto DC = poisoned<float>(M * N + 256);
+    tile::Grid Grid{gputest::blocks(M, BM), gputest::blocks(N, BN)};
+    if (Strides)
+      K.launch(Grid, tile::Stream(), DA, DB, DC, I32(M), I32(N), I32(Kd), I32(Kd),
+               I32(TransposedB ? Kd : N), I32(N));
+    else
+      K.launch(Grid, tile::Stream(), DA, DB, DC, I32(M), I32(N), I32(Kd));
+    Ctx->synchronize();
+    std::vector<float> C = result(DC, M * N, Name);
+    expectProduct(A, B, C.data(), M, N, Kd, Name);
   }
 
   /// Runs Name (k_bptr_load or k_desc_load) from Module on x [M, N];
@@ -369,6 +412,50 @@ TEST_F(BlockPointerTest, HostTensorDescriptorMatmul) {
 TEST_F(BlockPointerTest, HostTensorDescriptorMatmulWgmma) {
   checkHostDescriptorMatmul(kernel("host_desc_matmul_wgmma", "k_host_desc_matmul"), 128,
                             128, 64);
+}
+
+TEST_F(BlockPointerTest, DeviceTensorDescriptorMatmul) {
+  checkDeviceMapMatmul("device_desc_matmul", "k_device_desc_matmul", 64, 64, false);
+}
+
+TEST_F(BlockPointerTest, DeviceTensorDescriptorMatmulWgmma) {
+  checkDeviceMapMatmul("device_desc_matmul_wgmma", "k_device_desc_matmul", 128, 128, false);
+}
+
+TEST_F(BlockPointerTest, BlockPointerMatmulThroughTensorMaps) {
+  checkDeviceMapMatmul("block_ptr_matmul_tma", "k_block_ptr_matmul", 64, 64, true);
+}
+
+TEST_F(BlockPointerTest, TransposedBlockPointerThroughTensorMaps) {
+  checkDeviceMapMatmul("block_ptr_matmul_bt_tma", "k_block_ptr_matmul_bt", 64, 64, true,
+                       /*TransposedB=*/true);
+}
+
+TEST_F(BlockPointerTest, TransposedBlockPointerThroughTensorMapsWgmma) {
+  checkDeviceMapMatmul("block_ptr_matmul_bt_wgmma", "k_block_ptr_matmul_bt", 128, 128, true,
+                       /*TransposedB=*/true);
+}
+
+// Four persistent programs walk 3 batches of 5 x 3 tiles, rebuilding both
+// maps for each tile in their scratch.
+TEST_F(BlockPointerTest, TensorMapsRebuiltInPersistentLoop) {
+  tile::Kernel K = kernel("batched_desc_matmul", "k_batched_desc_matmul");
+  EXPECT_EQ(K.info().GlobalScratchBytes, 256u);
+  const std::int64_t G = 3, M = 300, N = 144, Kd = 208;
+  std::vector<tile::Half> A = randomHalves(G * M * Kd, 108), B = randomHalves(G * Kd * N, 109);
+  auto DA = upload(A);
+  auto DB = upload(B);
+  auto DC = poisoned<float>(G * M * N + 256);
+  K.launch(tile::Grid{4}, tile::Stream(), DA, DB, DC, I32(G), I32(M), I32(N), I32(Kd));
+  Ctx->synchronize();
+  std::vector<float> C = result(DC, G * M * N, "batched descriptor matmul");
+  for (std::int64_t Batch = 0; Batch < G; ++Batch)
+    expectProduct(std::vector<tile::Half>(A.begin() + Batch * M * Kd,
+                                          A.begin() + (Batch + 1) * M * Kd),
+                  std::vector<tile::Half>(B.begin() + Batch * Kd * N,
+                                          B.begin() + (Batch + 1) * Kd * N),
+                  C.data() + Batch * M * N, M, N, Kd,
+                  "batch " + std::to_string(Batch));
 }
 
 TEST_F(BlockPointerTest, OneDimensional) {

@@ -404,8 +404,15 @@ def tilec_launcher(torch, driver, loaded, case, values):
             obj = SCALAR_CTYPES[ty](v)
         keep.append(obj)
         slots.append(ctypes.cast(ctypes.pointer(obj), ctypes.c_void_p))
-    params = (ctypes.c_void_p * max(1, len(slots)))(*slots)
     grid = case.grid_dims()
+    scratch_bytes = int(k.get("global_scratch_bytes", 0))
+    if scratch_bytes:  # the tensor maps the kernel builds: one more parameter, last
+        scratch = torch.empty(scratch_bytes * grid[0] * grid[1] * grid[2], dtype=torch.uint8,
+                              device="cuda")
+        obj = ctypes.c_uint64(scratch.data_ptr())
+        keep += [scratch, obj]
+        slots.append(ctypes.cast(ctypes.pointer(obj), ctypes.c_void_p))
+    params = (ctypes.c_void_p * max(1, len(slots)))(*slots)
     block = (32 * int(k["num_warps"]), 1, 1)
 
     def launch():

@@ -12,6 +12,7 @@
 #include "SourceFile.h"
 #include "Version.h"
 
+#include "tilec/Conversion/TileGPUToLLVM/GlobalScratch.h"
 #include "tilec/Frontend/ASTPrinter.h"
 #include "tilec/Frontend/Autotune.h"
 #include "tilec/Frontend/Heuristics.h"
@@ -146,6 +147,7 @@ SemaOptions readSemaOptions(const CompileOptions &options, Session &session) {
   sema.numWarps = options.numWarps;
   sema.numStages = options.numStages;
   sema.tensorMaps = mlir::tilegpu::getComputeCapability(options.arch) >= 90;
+  sema.deviceTensorMaps = llvm::StringRef(options.arch).ends_with("a") && sema.tensorMaps;
   for (const std::string &text : options.defines) {
     std::pair<std::string, ConstValue> define;
     std::string error;
@@ -328,8 +330,11 @@ void compileKernels(Session &session, const CompileOptions &options,
   mlir::tilec::TargetOptions target;
   target.arch = options.arch;
   // PTX 8.0 has every instruction tilec emits except fp8's cvt on sm_89,
-  // which needs 8.1.
-  target.ptxVersion = options.arch == "sm_89" ? 81 : 80;
+  // which needs 8.1, and tensormap.replace in kernels that build tensor maps
+  // (sm_90a), 8.3.
+  target.ptxVersion = mlir::tilec::usesGlobalScratch(*module) ? 83
+                      : options.arch == "sm_89"                ? 81
+                                                               : 80;
   target.libdevicePath = options.libdevicePath;
   target.fpFusion = options.fpFusion;
   target.optLevel = options.optLevel;

@@ -8,6 +8,7 @@
 
 #include "tilec/Compiler.h"
 
+#include "tilec/Conversion/TileGPUToLLVM/GlobalScratch.h"
 #include "tilec/Conversion/TileGPUToLLVM/SharedMemory.h"
 #include "tilec/Frontend/MLIRGen.h"
 
@@ -65,6 +66,18 @@ static uint64_t sharedBytes(const llvm::Module &module,
   return bytes;
 }
 
+/// Bytes of global scratch per program that `kernel` takes as its last
+/// parameter (kGlobalScratchFnAttr; 0 without one).
+static uint64_t globalScratchBytes(const llvm::Module &module, llvm::StringRef kernel) {
+  const llvm::Function *function = module.getFunction(kernel);
+  uint64_t bytes = 0;
+  if (function)
+    if (llvm::Attribute attr = function->getFnAttribute(mlir::tilec::kGlobalScratchFnAttr);
+        attr.isStringAttribute())
+      attr.getValueAsString().getAsInteger(10, bytes);
+  return bytes;
+}
+
 static llvm::json::Value toJSON(const ConstValue &value) {
   switch (value.getKind()) {
   case ConstValue::Kind::Bool:
@@ -104,6 +117,8 @@ void tilec::writeMetadata(llvm::raw_ostream &os, const ModuleFacts &facts,
           json.attribute("num_stages", int64_t(kernel->numStages));
           json.attribute("shared_bytes",
                          int64_t(sharedBytes(ptxModule, kernel->name)));
+          if (uint64_t scratch = globalScratchBytes(ptxModule, kernel->name))
+            json.attribute("global_scratch_bytes", int64_t(scratch));
           json.attributeArray("params", [&] {
             for (const KernelParam &param : kernel->params) {
               if (param.isConstexpr)

@@ -158,6 +158,10 @@ std::vector<BuiltinInfo> buildTable() {
   add(B::InlineAsmElementwise, "inline_asm_elementwise",
       {req("asm"), req("constraints"), req("args"), req("dtype"), req("is_pure"),
        req("pack")});
+  // '$' keeps it out of reach of every source name.
+  add(B::MakeTensorMap, "$make_tensormap",
+      {req("base"), req("shape0"), req("shape1"), req("stride0"), req("stride1"),
+       req("box"), req("swizzle")});
   return table;
 }
 

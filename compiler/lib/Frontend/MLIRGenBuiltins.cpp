@@ -83,8 +83,8 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
     if (call.getType().getElement() != ScalarKind::I1) {
       Value load;
       if (call.getArgs().size() > kLoadArgs) {
-        // A host descriptor's load: its map, coordinates and parts
-        // (Sema::addTensorMap).
+        // A descriptor's or block pointer's load: its map, coordinates
+        // and parts (Sema::addTensorMap).
         Value map = generateExpr(call.getArg(kLoadArgs));
         llvm::SmallVector<Value> coords, parts;
         for (auto [index, values] : {std::pair{kLoadArgs + 1, &coords},
@@ -114,6 +114,20 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
                           ConstValue::getInt(0));
     return mlir::arith::CmpIOp::create(builder, where, mlir::arith::CmpIPredicate::ne, bytes,
                                        zero);
+  }
+  case B::MakeTensorMap: {
+    // (base, shape0, shape1, stride0, stride1, box, swizzle).
+    llvm::SmallVector<Value> values;
+    for (size_t i = 0; i < 5; ++i)
+      if (!values.emplace_back(generateExpr(call.getArg(i))))
+        return nullptr;
+    llvm::SmallVector<int64_t> box;
+    for (const ConstValue &dim : call.getConstArg(5).getTuple())
+      box.push_back(dim.getInt());
+    return mlir::tile::MakeTensorMapOp::create(
+        builder, where, mlir::tile::TensorMapType::get(builder.getContext()), values[0],
+        mlir::ValueRange(values).slice(1, 2), mlir::ValueRange(values).slice(3, 2),
+        builder.getDenseI64ArrayAttr(box), builder.getI64IntegerAttr(call.getConstArg(6).getInt()));
   }
   case B::Exp:
   case B::Exp2:

@@ -32,7 +32,10 @@
 // accelerator can copy into tilec's swizzled slots has one more part,
 // "a.tensormap", the CUtensorMap the runtime encodes; its loads carry the
 // map, their coordinates and the descriptor's parts, and tilegpu-pipeline
-// may copy them with it (when the parts are still the parameters).
+// may copy them with it (when the parts are still the parameters). On
+// sm_90a (SemaOptions::deviceTensorMaps) a load of such a block from a
+// descriptor or block pointer made in the kernel carries a map built from
+// its parts instead (Builtin::MakeTensorMap, tile.make_tensormap).
 //
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
@@ -342,9 +345,12 @@ ExprPtr Sema::typeDescriptorAccess(Builtin builtin, SourceLoc loc,
     access.push_back(makeConstant(loc, ConstValue::getBool(false)));
     std::string blockName;
     ExprPtr load = typeBlockPointerAccess(Builtin::Load, loc, std::move(access), &blockName);
-    if (!load || tensorMap.empty())
+    if (!load)
       return load;
-    return addTensorMap(std::move(load), tensorMap, blockName, loc);
+    if (tensorMap.empty())
+      return addDeviceTensorMap(std::move(load), blockName, loc);
+    NameExpr map(loc, tensorMap, nullptr);
+    return addTensorMap(std::move(load), analyzeName(map), blockName, loc);
   }
   // ptr, value, mask, boundary_check, cache_modifier, eviction_policy.
   access.push_back(std::move(args[2]));
@@ -527,8 +533,8 @@ ExprPtr Sema::typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
   return typeMemoryOp(builtin, loc, std::move(args));
 }
 
-ExprPtr Sema::addTensorMap(ExprPtr load, llvm::StringRef tensorMap,
-                           llvm::StringRef blockName, SourceLoc loc) {
+ExprPtr Sema::addTensorMap(ExprPtr load, ExprPtr map, llvm::StringRef blockName,
+                           SourceLoc loc) {
   auto *call = llvm::dyn_cast<BuiltinCallExpr>(load.get());
   if (!call || call->getBuiltin() != Builtin::Load)
     return load;
@@ -547,7 +553,7 @@ ExprPtr Sema::addTensorMap(ExprPtr load, llvm::StringRef tensorMap,
   for (unsigned kind = 1; kind <= 2; ++kind)
     for (size_t dim = 0; dim < rank; ++dim)
       descriptorParts.push_back(ref(parts[partIndex(kind, dim, rank)]));
-  args.push_back(ref(tensorMap));
+  args.push_back(std::move(map));
   args.push_back(std::make_unique<TupleExpr>(loc, std::move(coords), /*list=*/false));
   args.push_back(std::make_unique<TupleExpr>(loc, std::move(descriptorParts), /*list=*/false));
   if (llvm::any_of(args, [](const ExprPtr &arg) { return !arg; }))
@@ -571,6 +577,46 @@ getTensorMapBox(ScalarKind elem, llvm::ArrayRef<int64_t> blockShape) {
       (panelCols != 16 && panelCols != 32 && panelCols != 64))
     return std::nullopt;
   return std::pair{std::vector<int64_t>{rows, panelCols}, panelCols * 2};
+}
+
+ExprPtr Sema::addDeviceTensorMap(ExprPtr load, llvm::StringRef blockName, SourceLoc loc) {
+  auto *call = llvm::dyn_cast<BuiltinCallExpr>(load.get());
+  if (!options.deviceTensorMaps || !call || call->getBuiltin() != Builtin::Load ||
+      !call->getType().isTile() || call->getType().isPointer())
+    return load;
+  // The map's dimensions in memory order, outermost first: the block's, or
+  // the other way round when its dimension 0 is the contiguous one (order
+  // (0, 1): attention's K^T), whose slots hold the block transposed.
+  const ConstValue &order = blockPointers.find(blockName)->second.order;
+  bool transposed = order.isTuple() && order.getTuple().size() == 2 &&
+                    order.getTuple()[0].isInt() && order.getTuple()[0].getInt() == 0;
+  Shape shape(call->getType().getShape());
+  if (transposed)
+    std::swap(shape[0], shape[1]);
+  auto box = getTensorMapBox(call->getType().getElement(), shape);
+  if (!box)
+    return load;
+  // base, shape0, shape1, stride0, stride1 (getVariableParts' order),
+  // the dimensions swapped when transposed.
+  std::vector<std::string> parts = getVariableParts(blockName);
+  if (transposed && parts.size() >= 5) {
+    std::swap(parts[1], parts[2]);
+    std::swap(parts[3], parts[4]);
+  }
+  std::vector<ExprPtr> args;
+  for (size_t i = 0; i < 5; ++i) {
+    NameExpr ref(loc, parts[i], nullptr);
+    if (!args.emplace_back(analyzeName(ref)))
+      return nullptr;
+  }
+  std::vector<ConstValue> boxValue;
+  for (int64_t dim : box->first)
+    boxValue.push_back(ConstValue::getInt(dim));
+  args.push_back(makeConstant(loc, ConstValue::getTuple(std::move(boxValue))));
+  args.push_back(makeConstant(loc, ConstValue::getInt(box->second)));
+  ExprPtr map = makeCall(loc, Builtin::MakeTensorMap, std::move(args),
+                         Type::getScalar(ScalarKind::I64));
+  return addTensorMap(std::move(load), std::move(map), blockName, loc);
 }
 
 void Sema::bindHostDescriptor(const Param &param, const Type &type, bool shapesDivisible,

@@ -294,8 +294,13 @@ ExprPtr Sema::typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> 
     return nullptr;
   }
   checkMemoryOptions(builtin, args);
-  if (args[0]->getType().isBlockPointer())
-    return typeBlockPointerAccess(builtin, loc, std::move(args));
+  if (args[0]->getType().isBlockPointer()) {
+    std::string blockName;
+    ExprPtr access = typeBlockPointerAccess(builtin, loc, std::move(args), &blockName);
+    if (!access || builtin != Builtin::Load)
+      return access;
+    return addDeviceTensorMap(std::move(access), blockName, loc);
+  }
   bool isLoad = builtin == Builtin::Load;
   llvm::StringRef name = isLoad ? "load" : "store";
   const ConstValue *ptrValue = getConstexpr(*args[0]);

@@ -293,6 +293,13 @@ bool atomicCAS(Runner &r, Operation &op) {
   return true;
 }
 
+/// A tensor map made in the kernel: only loads read it, and they run through
+/// their pointers, so it holds nothing (0).
+bool makeTensorMap(Runner &r, Operation &op) {
+  r.set(op.getResult(0), makeTile({}, ElemType::of(op.getResult(0).getType())));
+  return true;
+}
+
 } // namespace
 
 void tilec::interp::registerMemoryOps(OpTable &t) {
@@ -300,6 +307,7 @@ void tilec::interp::registerMemoryOps(OpTable &t) {
   t["tile.ptr_to_int"] = {castPointer};
   t["tile.int_to_ptr"] = {castPointer};
   t["tile.load"] = {load};
+  t["tile.make_tensormap"] = {makeTensorMap};
   t["tile.store"] = {store};
   t["tile.atomic_rmw"] = {atomicRMW, validateAtomicRMW};
   t["tile.atomic_cas"] = {atomicCAS};

@@ -72,6 +72,9 @@ struct KernelInfo {
   std::string Name;              ///< The PTX entry name.
   unsigned NumWarps = 4;         ///< Block size is NumWarps * 32 threads.
   std::size_t SharedBytes = 0;   ///< Dynamic shared memory per block.
+  /// Global memory per program the kernel takes as one more parameter,
+  /// after \c Params (tensor maps it builds); the launch allocates it.
+  std::size_t GlobalScratchBytes = 0;
   std::vector<ParamInfo> Params; ///< Kernel parameters, in PTX order.
   std::vector<std::pair<std::string, ConstexprValue>>
       Constexprs; ///< In file order.

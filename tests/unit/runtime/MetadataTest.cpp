@@ -121,6 +121,22 @@ TEST(Metadata, SharedBytesAndTheDeviceLimit) {
   EXPECT_FALSE(Small.needsSharedOptIn());
 }
 
+TEST(Metadata, GlobalScratchBytes) {
+  tile::ModuleMetadata M = tile::ModuleMetadata::parse(withKernel(
+      R"({"name": "mm", "num_warps": 4, "shared_bytes": 0, "global_scratch_bytes": 256,
+          "params": [], "constexprs": {}})"));
+  EXPECT_EQ(M.Kernels[0].GlobalScratchBytes, 256u);
+  EXPECT_EQ(tile::ModuleMetadata::parse(withKernel(R"({"name": "k", "num_warps": 4,
+          "shared_bytes": 0, "params": [], "constexprs": {}})"))
+                .Kernels[0]
+                .GlobalScratchBytes,
+            0u);
+  EXPECT_EQ(parseError(withKernel(R"({"name": "k", "num_warps": 4, "shared_bytes": 0, )"
+                                  R"("global_scratch_bytes": 0, "params": [], "constexprs": {}})")),
+            "m.json:2:125: kernels[0].global_scratch_bytes: expected an integer in "
+            "[1, 2147483647], got 0");
+}
+
 TEST(Metadata, TargetSpellings) {
   auto Arch = [](const std::string &Target) {
     return tile::ModuleMetadata::parse(

@@ -153,6 +153,31 @@ TEST_F(PtxCheck, WrongParameterCount) {
                      "(x_ptr: *fp32, y_ptr: *fp32) but 3 in the PTX"));
 }
 
+// A kernel that builds tensor maps takes its global scratch as one more
+// pointer parameter, last, which the metadata counts apart.
+TEST_F(PtxCheck, GlobalScratchIsTheLastParameter) {
+  auto withScratch = [](std::string Json) {
+    std::string Key = "\"shared_bytes\": 0";
+    return Json.replace(Json.find(Key), Key.size(), Key + ", \"global_scratch_bytes\": 128");
+  };
+  const char *TwoPointers = R"([{"name": "x_ptr", "type": "*fp32", "align": 16},
+                                {"name": "y_ptr", "type": "*fp32", "align": 16}])";
+  std::string Ptx = kernelPtx();
+  std::string Last = ".param .u32 add_kernel_param_2";
+  std::string PointerLast = Ptx;
+  PointerLast.replace(PointerLast.find(Last), Last.size(),
+                      ".param .u64 .ptr .global .align 1 add_kernel_param_2");
+  EXPECT_EQ(check(PointerLast, withScratch(metadata(PointerLast, "add_kernel", TwoPointers))),
+            "");
+  EXPECT_EQ(check(Ptx, withScratch(metadata(Ptx, "add_kernel", TwoPointers))),
+            mismatch("the last parameter of kernel add_kernel is its global scratch (128 "
+                     "bytes per program in the metadata), but '.param .u32' in the PTX (not 8 "
+                     "bytes)"));
+  EXPECT_EQ(check(Ptx, withScratch(metadata(Ptx))),
+            mismatch("kernel add_kernel has 3 parameters in the metadata (x_ptr: *fp32, "
+                     "y_ptr: *fp32, n: i32) and its global scratch but 3 in the PTX"));
+}
+
 TEST_F(PtxCheck, WrongParameterType) {
   std::string Ptx = kernelPtx();
   auto withLast = [&](const std::string &Type) {

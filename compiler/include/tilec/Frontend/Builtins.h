@@ -20,9 +20,10 @@
 namespace tilec {
 
 /// The arguments of a typed tl.load call (ptr, mask, other, boundary_check,
-/// padding_option, cache_modifier, eviction_policy, volatile). A host tensor
-/// descriptor's load has three more: its tensor map, a tuple of coordinates
-/// and a tuple of the descriptor's parts (Sema::addTensorMap).
+/// padding_option, cache_modifier, eviction_policy, volatile). A load of a
+/// tensor descriptor or block pointer may have three more: its tensor map, a
+/// tuple of coordinates and a tuple of the descriptor's parts
+/// (Sema::addTensorMap).
 constexpr unsigned kLoadArgs = 8;
 
 /// Builtin functions. Signatures (normalized argument order) are in
@@ -118,6 +119,10 @@ enum class Builtin {
   MakeTensorDescriptor, DescriptorLoad, DescriptorStore,
   // The user's PTX, element by element.
   InlineAsmElementwise,
+  // Internal (no source name reaches it): the tensor map of a 2-D block
+  // made in the kernel, (base, shape0, shape1, stride0, stride1, box,
+  // swizzle), typed as an i64 placeholder (Sema::addDeviceTensorMap).
+  MakeTensorMap,
 };
 
 /// One parameter of a builtin's signature.

@@ -67,6 +67,11 @@ struct SemaOptions {
   /// tensor descriptor whose blocks it can copy also gets a CUtensorMap
   /// parameter (KernelParam::tensorMap).
   bool tensorMaps = false;
+  /// Whether kernels may build tensor maps themselves (sm_90a's
+  /// tensormap.replace): a load of a 2-D tensor descriptor or block pointer
+  /// made in the kernel then carries a map of its parts (tile.make_tensormap),
+  /// which tilegpu-pipeline may copy with.
+  bool deviceTensorMaps = false;
 };
 
 /// Parses the text of a `-D` option, "NAME=VALUE": VALUE is an int

@@ -69,16 +69,5 @@ void mlir::tilec::emitAsyncProxyFence(Location loc, RewriterBase &rewriter) {
 }
 
 void mlir::tilec::recordSharedBytes(LLVM::LLVMFuncOp func) {
-  auto bytes = func->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
-  if (!bytes)
-    return;
-  MLIRContext *context = func.getContext();
-  SmallVector<Attribute> passthrough;
-  if (ArrayAttr existing = func.getPassthroughAttr())
-    passthrough.append(existing.begin(), existing.end());
-  passthrough.push_back(ArrayAttr::get(
-      context, {StringAttr::get(context, kSharedBytesFnAttr),
-                StringAttr::get(context, std::to_string(bytes.getInt()))}));
-  func.setPassthroughAttr(ArrayAttr::get(context, passthrough));
-  func->removeAttr(kSharedBytesAttr);
+  moveToPassthrough(func, kSharedBytesAttr, kSharedBytesFnAttr);
 }

@@ -6,13 +6,16 @@
 // become branches first (convert-scf-to-cf): the cf patterns convert the
 // blocks' tensor arguments to the lowered structs through the type
 // converter, so loop-carried tiles stay in registers. A kernel's tensor-map
-// parameters become byval grid_constant parameters.
+// parameters become byval grid_constant parameters; a kernel that makes
+// tensor maps takes its global scratch as a last parameter
+// (GlobalScratch.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Analysis/ThreadWork.h"
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Conversion/TileGPUToLLVM/ExternalFunctions.h"
+#include "tilec/Conversion/TileGPUToLLVM/GlobalScratch.h"
 #include "tilec/Conversion/TileGPUToLLVM/Patterns.h"
 #include "tilec/Conversion/TileGPUToLLVM/SharedMemory.h"
 
@@ -52,8 +55,10 @@ struct ConvertTileGPUToLLVMPass
       // (nothing refers to a kernel, so renaming it changes no use).
       if (func->hasAttr(tile::kKernelAttr) && isExternalFunctionName(func.getSymName()))
         SymbolTable::setSymbolName(func, (func.getSymName() + kRenamedKernelSuffix).str());
-      if (func->hasAttr(tile::kKernelAttr))
+      if (func->hasAttr(tile::kKernelAttr)) {
         kernels[func.getSymName()] = tilegpu::TileGPUDialect::getThreadsPerProgram(func);
+        assignGlobalScratch(func);
+      }
       for (unsigned i = 0; i < func.getNumArguments(); ++i) {
         func.removeArgAttr(i, kDivisibilityAttr);
         func.removeArgAttr(i, tile::kTensorMapBoxAttr);
@@ -106,6 +111,7 @@ struct ConvertTileGPUToLLVMPass
     Builder builder(context);
     module.walk([&](LLVM::LLVMFuncOp func) {
       recordSharedBytes(func);
+      recordGlobalScratchBytes(func);
       dropTileAttrs(func);
       auto kernel = kernels.find(func.getSymName());
       if (kernel == kernels.end())

@@ -7,16 +7,20 @@
 // mbarrier.arrive.expect_tx with the slot's bytes, then one
 // cp.async.bulk.tensor per 128-byte panel of the slot (a box of the map, the
 // panel's columns from the tile's first column + panel * panel columns);
-// wait_barrier in every thread, a try_wait.parity loop.
+// wait_barrier in every thread, a try_wait.parity loop; make_tensormap in
+// thread 0 too, into the program's global scratch.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Conversion/TileGPUToLLVM/GlobalScratch.h"
 #include "tilec/Conversion/TileGPUToLLVM/LoadMatrix.h"
 #include "tilec/Conversion/TileGPUToLLVM/Patterns.h"
 #include "tilec/Conversion/TileGPUToLLVM/SharedMemory.h"
+#include "tilec/Dialect/Tile/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <type_traits>
 
@@ -95,7 +99,15 @@ struct TmaCopyOpConversion : OpConversionPattern<tilegpu::TmaCopyOp> {
     tilegpu::MemDescType barriers = op.getBarriers().getType();
     Type element = getTypeConverter()->convertType(buffer.getElementType());
     int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
-    int64_t rows = buffer.getSlotShape()[0], cols = buffer.getSlotShape()[1];
+    // Rows and columns as the slot stores them (a transposed slot holds
+    // the tile's dimension 0 contiguous); the coordinates follow the map's
+    // dimensions, outermost first.
+    bool transposed =
+        cast<tilegpu::SwizzledSharedEncodingAttr>(buffer.getEncoding()).isTransposed();
+    int64_t rows = buffer.getSlotShape()[transposed ? 1 : 0];
+    int64_t cols = buffer.getSlotShape()[transposed ? 0 : 1];
+    Value outer = adaptor.getCoords()[transposed ? 1 : 0];
+    Value innerStart = adaptor.getCoords()[transposed ? 0 : 1];
     // Panels as emitSwizzledOffset stores them: 128-byte rows at most.
     int64_t panelCols = std::min<int64_t>(cols, 128 / elementBytes);
     int64_t panels = cols / panelCols;
@@ -114,7 +126,7 @@ struct TmaCopyOpConversion : OpConversionPattern<tilegpu::TmaCopyOp> {
     // per panel its destination and inner coordinate.
     SmallVector<Value> operands{
         LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(), pred),
-        barrier, adaptor.getTensormap(), adaptor.getCoords()[0]};
+        barrier, adaptor.getTensormap(), outer};
     SmallVector<std::string> constraints{"r", "r", "l", "r"};
     std::string text = ".reg .pred copy;\nsetp.ne.b32 copy, $0, 0;\n"
                        "@copy mbarrier.arrive.expect_tx.shared::cta.b64 _, "
@@ -126,8 +138,7 @@ struct TmaCopyOpConversion : OpConversionPattern<tilegpu::TmaCopyOp> {
           rewriter, loc, slot,
           i32Constant(loc, rewriter, panel * rows * panelCols * elementBytes)));
       operands.push_back(LLVM::AddOp::create(
-          rewriter, loc, adaptor.getCoords()[1],
-          i32Constant(loc, rewriter, panel * panelCols)));
+          rewriter, loc, innerStart, i32Constant(loc, rewriter, panel * panelCols)));
       constraints.append({"r", "r"});
       text += "@copy cp.async.bulk.tensor.2d.shared::cluster.global.tile."
               "mbarrier::complete_tx::bytes [$" +
@@ -173,12 +184,83 @@ struct WaitBarrierOpConversion : OpConversionPattern<tilegpu::WaitBarrierOp> {
   }
 };
 
+/// make_tensormap: thread 0 writes the map into the op's global scratch in
+/// its program (zeroes, then every field with tensormap.replace, sm_90a),
+/// then fences it for the tensor-map proxy (release, then acquire), so that
+/// the copies thread 0 issues next read it. A dimension of 2^32 elements or
+/// more, a negative one, or an outer stride that is negative or 2^40 bytes
+/// or more, which a map cannot hold, traps.
+struct MakeTensorMapOpConversion : OpConversionPattern<tile::MakeTensorMapOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::MakeTensorMapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value slot = getGlobalScratch(loc, rewriter, op);
+    if (!slot)
+      return failure();
+    Value map = LLVM::AddrSpaceCastOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()), slot);
+    Type element = getTypeConverter()->convertType(
+        cast<tile::PointerType>(op.getBase().getType()).getPointeeType());
+    int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+    ArrayRef<int64_t> box = op.getBox(); // Outermost first.
+    int64_t swizzleMode = llvm::Log2_64(op.getSwizzle()) - 4; // 32 B: 1 ... 128 B: 3.
+    // $0 thread, $1 the map (global), $2 the map (generic), $3 base,
+    // $4 outer shape, $5 inner shape, $6 outer stride (elements).
+    std::string replace = "@first tensormap.replace.tile.";
+    std::string text = ".reg .pred first, bad;\n.reg .b32 value;\n.reg .b64 bytes, zero;\n"
+                       "setp.eq.u32 first, $0, 0;\n"
+                       "setp.gt.u64 bad, $4, 4294967295;\n"
+                       "setp.gt.or.u64 bad, $5, 4294967295, bad;\n"
+                       "mul.lo.u64 bytes, $6, " +
+                       std::to_string(elementBytes) +
+                       ";\n"
+                       "setp.gt.or.u64 bad, bytes, 1099511627775, bad;\n"
+                       "and.pred bad, bad, first;\n"
+                       "@bad trap;\n"
+                       "mov.b64 zero, 0;\n";
+    for (int64_t offset = 0; offset < tile::kTensorMapBytes; offset += 16)
+      text += "@first st.global.v2.b64 [$1+" + std::to_string(offset) + "], {zero, zero};\n";
+    text += replace + "global_address.global.b1024.b64 [$1], $3;\n";
+    text += replace + "rank.global.b1024.b32 [$1], 1;\n"; // The rank less 1.
+    // Dimension 0 of the map is the innermost.
+    for (int64_t dim = 0; dim < 2; ++dim)
+      text += "mov.b32 value, " + std::to_string(box[1 - dim]) + ";\n" + replace +
+              "box_dim.global.b1024.b32 [$1], " + std::to_string(dim) + ", value;\n" +
+              "cvt.u32.u64 value, $" + std::to_string(5 - dim) + ";\n" + replace +
+              "global_dim.global.b1024.b32 [$1], " + std::to_string(dim) + ", value;\n";
+    text += replace + "global_stride.global.b1024.b64 [$1], 0, bytes;\n";
+    text += "mov.b32 value, 1;\n";
+    for (int64_t dim = 0; dim < 2; ++dim)
+      text += replace + "element_stride.global.b1024.b32 [$1], " + std::to_string(dim) +
+              ", value;\n";
+    // Elements as 16-bit integers (a copy converts nothing; out of bounds
+    // is zero), no interleave, zero fill.
+    text += replace + "elemtype.global.b1024.b32 [$1], 1;\n";
+    text += replace + "interleave_layout.global.b1024.b32 [$1], 0;\n";
+    text += replace + "swizzle_mode.global.b1024.b32 [$1], " + std::to_string(swizzleMode) +
+            ";\n";
+    text += replace + "fill_mode.global.b1024.b32 [$1], 0;\n";
+    text += "@first fence.proxy.tensormap::generic.release.gpu;\n"
+            "@first fence.proxy.tensormap::generic.acquire.gpu [$2], 128;\n";
+    emitAsm(loc, rewriter, {},
+            {getThreadIndex(loc, rewriter), slot, map, adaptor.getBase(),
+             adaptor.getShapes()[0], adaptor.getShapes()[1], adaptor.getStrides()[0]},
+            text, {"r", "l", "l", "l", "l", "l", "l"});
+    rewriter.replaceOp(op, map);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tilec::populateTmaOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<BarriersOpConversion<tilegpu::InitBarriersOp>,
                BarriersOpConversion<tilegpu::InvalBarriersOp>,
-               TmaCopyOpConversion, WaitBarrierOpConversion>(
+               TmaCopyOpConversion, WaitBarrierOpConversion,
+               MakeTensorMapOpConversion>(
       converter, patterns.getContext(), kTilePatternBenefit);
 }

@@ -424,3 +424,18 @@ Value mlir::tilec::emitShuffle(Location loc, RewriterBase &rewriter,
     result = LLVM::TruncOp::create(rewriter, loc, bitsType, result);
   return LLVM::BitcastOp::create(rewriter, loc, type, result);
 }
+
+void mlir::tilec::moveToPassthrough(LLVM::LLVMFuncOp func, StringRef from, StringRef to) {
+  auto value = func->getAttrOfType<IntegerAttr>(from);
+  if (!value)
+    return;
+  MLIRContext *context = func.getContext();
+  SmallVector<Attribute> passthrough;
+  if (ArrayAttr existing = func.getPassthroughAttr())
+    passthrough.append(existing.begin(), existing.end());
+  passthrough.push_back(ArrayAttr::get(
+      context, {StringAttr::get(context, to),
+                StringAttr::get(context, std::to_string(value.getInt()))}));
+  func.setPassthroughAttr(ArrayAttr::get(context, passthrough));
+  func->removeAttr(from);
+}

@@ -29,6 +29,12 @@ Value packElements(Location loc, ValueRange elements, Type type,
 /// An i32 constant.
 Value i32Constant(Location loc, RewriterBase &rewriter, int64_t value);
 
+/// Moves `func`'s integer attribute `from` into its LLVM IR attributes as
+/// the string attribute `to` (decimal digits), which carries it through
+/// LLVM IR to the metadata writer (the NVPTX backend ignores it); nothing
+/// when `func` has no `from`.
+void moveToPassthrough(LLVM::LLVMFuncOp func, StringRef from, StringRef to);
+
 /// The float `x` (f16, bf16, f32 or f64) widened exactly to the float type
 /// `to`. A bf16 widens as bits (they become an f32's top half), which LLVM's
 /// InstCombine cannot trace back to a bf16; see FloatNarrowingOpToLLVM.cpp.

@@ -170,6 +170,19 @@ LogicalResult LoadOp::verify() {
   return success();
 }
 
+LogicalResult MakeTensorMapOp::verify() {
+  int64_t rank = getShapes().size();
+  if (rank != 2 || getStrides().size() != getShapes().size() ||
+      static_cast<int64_t>(getBox().size()) != rank)
+    return emitOpError("needs 2 shapes, 2 strides and a box of 2 dimensions");
+  if (llvm::any_of(getBox(), [](int64_t dim) { return dim < 1 || dim > 256; }))
+    return emitOpError("box dimensions must be 1 to 256");
+  int64_t swizzle = getSwizzle();
+  if (swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitOpError("swizzle must be 32, 64 or 128 bytes, not ") << swizzle;
+  return success();
+}
+
 /// Verifies that `addr` (the integer side of a pointer cast) is i64 and
 /// has the shape of `ptr`.
 static LogicalResult verifyPointerCast(Operation *op, Type ptr, Type addr) {

@@ -82,10 +82,6 @@ LogicalResult TmaCopyOp::verify() {
     return emitOpError("has ")
            << getCoords().size() << " coordinates for a "
            << buffer.getSlotShape().size() << "-D slot";
-  auto shared = cast<SwizzledSharedEncodingAttr>(buffer.getEncoding());
-  if (shared.isTransposed())
-    return emitOpError("copies rows along dimension 1 only (a descriptor's "
-                       "innermost dimension), not into transposed slots");
   if (!barriers.getElementType().isInteger(64) ||
       barriers.getSlotElements() != 1 ||
       barriers.getNumSlots() != buffer.getNumSlots())

@@ -4,10 +4,11 @@
 // loops: each such load becomes a cp.async copy into one of num_stages
 // shared-memory slots, issued num_stages - 1 iterations ahead of the dot
 // that reads it (docs/architecture.md, "Software pipelining"). On sm_90 a
-// load of a host tensor descriptor whose map matches the slot's layout is
-// copied by the tensor memory accelerator instead: thread 0 issues the
-// copy, and an mbarrier per slot (its phase flipping at each use) says
-// when it has landed.
+// load with a tensor map (a host descriptor's, or one the kernel makes on
+// sm_90a) that matches the slot's layout is copied by the tensor memory
+// accelerator instead: thread 0 issues the copy, and an mbarrier per slot
+// (its phase flipping at each use) says when it has landed. The other
+// loads lose their maps.
 //
 // The analysis decides per loop which loads qualify and which ops compute
 // their pointers and masks (stage 0: they run ahead with the copies); the
@@ -134,53 +135,102 @@ bool setCopyWidth(PipelinedLoad &pipelined,
   return vec * 2 >= 4;
 }
 
-/// Whether the tensor memory accelerator can copy `pipelined`'s tile
-/// (`tma_copy`): the load names a tensor map (a host descriptor's, sm_90),
-/// the descriptor parts it read are the kernel parameters the map was
-/// encoded from (a.base, a.shape<d>, a.stride<d> just before it, the last
-/// stride the constant 1), and the map's box and swizzle are the panels of
-/// the slot that holds the 2-D tile of 16-bit elements (as
-/// SwizzledSharedEncodingAttr::getForLdmatrix and emitSwizzledOffset lay it
-/// out). Out of bounds the map reads zeros, as the load's `other` must.
-bool canCopyWithTma(const PipelinedLoad &pipelined) {
-  tile::LoadOp load = pipelined.load;
-  auto map = dyn_cast_or_null<BlockArgument>(load.getTensormap());
-  auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!map || !type || type.getRank() != 2 ||
-      type.getElementType().getIntOrFloatBitWidth() != 16 ||
-      (load.getOther() && !isPositiveZero(load.getOther())))
-    return false;
-  auto func = dyn_cast<func::FuncOp>(map.getOwner()->getParentOp());
-  if (!func || map.getOwner() != &func.getBody().front())
-    return false;
-  // The parts: base, shapes, strides; the parameters: the same, then the map.
+/// `value` without the tile.hint ops around it.
+Value stripHints(Value value) {
+  while (auto hint = value.getDefiningOp<tile::HintOp>())
+    value = hint.getSrc();
+  return value;
+}
+
+/// What the pipeline needs of the tensor map a load names.
+struct TensorMapInfo {
+  ArrayRef<int64_t> box; ///< Outermost dimension first.
+  int64_t swizzle;       ///< Bytes.
+  /// Whether the map's innermost dimension is the tile's dimension 0 (its
+  /// copies fill slots that hold the tile transposed).
+  bool transposed = false;
+  /// The stride of the map's innermost dimension, which must be 1.
+  Value innerStride;
+};
+
+/// The tensor map through which the tensor memory accelerator may copy
+/// `load`'s tile in `loop`, or nothing:
+///  - a host descriptor's map (a kernel parameter, sm_90), when the parts
+///    the load read are the parameters the map was encoded from (a.base,
+///    a.shape<d>, a.stride<d> just before it);
+///  - a map made in the kernel (tile.make_tensormap, sm_90a) before the
+///    loop from exactly those parts (or with both dimensions swapped), when
+///    the base and the outer stride are known to be multiples of 16 bytes
+///    (the map needs them so).
+std::optional<TensorMapInfo> getTensorMapInfo(tile::LoadOp load, scf::ForOp loop,
+                                              const tilec::ModuleAxisInfo &axisInfo) {
   ValueRange parts = load.getTmaParts();
-  int64_t rank = 2, first = int64_t(map.getArgNumber()) - 1 - 2 * rank;
-  if (first < 0)
-    return false;
-  auto stripHints = [](Value value) {
-    while (auto hint = value.getDefiningOp<tile::HintOp>())
-      value = hint.getSrc();
-    return value;
-  };
-  for (int64_t i = 0; i < 1 + 2 * rank; ++i) {
-    Value part = stripHints(parts[i]);
-    if (i == 2 * rank) {
-      if (!matchPattern(part, m_One()))
-        return false;
-      continue;
-    }
-    if (part != func.getArgument(first + i))
-      return false;
+  constexpr int64_t rank = 2;
+  if (auto make = load.getTensormap().getDefiningOp<tile::MakeTensorMapOp>()) {
+    if (loop->isAncestor(make) || make.getBase() != parts[0])
+      return std::nullopt;
+    ValueRange shapes = parts.slice(1, rank), strides = parts.slice(1 + rank, rank);
+    bool same = llvm::equal(make.getShapes(), shapes) && llvm::equal(make.getStrides(), strides);
+    bool swapped = llvm::equal(make.getShapes(), llvm::reverse(shapes)) &&
+                   llvm::equal(make.getStrides(), llvm::reverse(strides));
+    if (!same && !swapped)
+      return std::nullopt;
+    int64_t elementBytes = tilec::getElementBytes(load.getType());
+    if (axisInfo.lookup(make.getBase()).getDivisibility(0) % 16 != 0 ||
+        axisInfo.lookup(make.getStrides()[0]).getDivisibility(0) * elementBytes % 16 != 0)
+      return std::nullopt;
+    return TensorMapInfo{make.getBox(), static_cast<int64_t>(make.getSwizzle()), !same,
+                         make.getStrides()[1]};
   }
+  auto map = dyn_cast<BlockArgument>(load.getTensormap());
+  auto func = map ? dyn_cast<func::FuncOp>(map.getOwner()->getParentOp()) : nullptr;
+  if (!func || map.getOwner() != &func.getBody().front())
+    return std::nullopt;
+  // The parts: base, shapes, strides; the parameters: the same, then the map.
+  int64_t first = int64_t(map.getArgNumber()) - 1 - 2 * rank;
+  if (first < 0)
+    return std::nullopt;
+  for (int64_t i = 0; i < 2 * rank; ++i)
+    if (stripHints(parts[i]) != func.getArgument(first + i))
+      return std::nullopt;
   auto box = func.getArgAttrOfType<DenseI64ArrayAttr>(map.getArgNumber(),
                                                       tile::kTensorMapBoxAttr);
   auto swizzle = func.getArgAttrOfType<IntegerAttr>(
       map.getArgNumber(), tile::kTensorMapSwizzleAttr);
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  if (!box || !swizzle)
+    return std::nullopt;
+  return TensorMapInfo{box.asArrayRef(), swizzle.getInt(), false, parts.back()};
+}
+
+/// Whether the tensor memory accelerator can copy `pipelined`'s tile in
+/// `loop` (`tma_copy`): the load names a tensor map (getTensorMapInfo)
+/// whose innermost stride is the constant 1, and the map's box and swizzle
+/// are the panels of the slot that holds the 2-D tile of 16-bit elements
+/// (as SwizzledSharedEncodingAttr::getForLdmatrix and emitSwizzledOffset
+/// lay it out; transposed for a map whose innermost dimension is the
+/// tile's first, which only a b operand's slots may be). Out of bounds the
+/// map reads zeros, as the load's `other` must. Sets the load's direction.
+bool canCopyWithTma(PipelinedLoad &pipelined, scf::ForOp loop,
+                    const tilec::ModuleAxisInfo &axisInfo) {
+  tile::LoadOp load = pipelined.load;
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!load.getTensormap() || !type || type.getRank() != 2 ||
+      type.getElementType().getIntOrFloatBitWidth() != 16 ||
+      (load.getOther() && !isPositiveZero(load.getOther())))
+    return false;
+  std::optional<TensorMapInfo> map = getTensorMapInfo(load, loop, axisInfo);
+  if (!map || !matchPattern(stripHints(map->innerStride), m_One()) ||
+      (map->transposed && pipelined.opIdx != 1))
+    return false;
+  // Rows and columns as the slot stores them.
+  int64_t rows = type.getDimSize(map->transposed ? 1 : 0);
+  int64_t cols = type.getDimSize(map->transposed ? 0 : 1);
   int64_t panelCols = std::min<int64_t>(cols, 64);
-  return box && swizzle && box.asArrayRef() == ArrayRef<int64_t>{rows, panelCols} &&
-         swizzle.getInt() == panelCols * 2 && cols % panelCols == 0;
+  if (map->box != ArrayRef<int64_t>{rows, panelCols} || map->swizzle != panelCols * 2 ||
+      cols % panelCols != 0)
+    return false;
+  pipelined.transposed = map->transposed;
+  return true;
 }
 
 /// Adds to `plan` the ops of the loop body that compute `values`, and the
@@ -385,7 +435,7 @@ std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
           !load->getDiscardableAttrs().empty())
         continue;
       PipelinedLoad pipelined{load, dot, opIdx};
-      pipelined.tma = hasTma && canCopyWithTma(pipelined);
+      pipelined.tma = hasTma && canCopyWithTma(pipelined, loop, axisInfo);
       if (pipelined.tma || setCopyWidth(pipelined, axisInfo))
         plan.loads.push_back(pipelined);
     }
@@ -755,8 +805,20 @@ struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (getComputeCapability(target) < 80)
-      return;
+    if (getComputeCapability(target) >= 80)
+      pipelineLoops();
+    // The loads left read through their pointers: their maps go, and with
+    // them the maps made in the kernel that nothing copies with.
+    getOperation().walk([](tile::LoadOp load) {
+      if (!load.getTensormap())
+        return;
+      load.getTensormapMutable().clear();
+      load.getTmaCoordsMutable().clear();
+      load.getTmaPartsMutable().clear();
+    });
+  }
+
+  void pipelineLoops() {
     ModuleOp module = getOperation();
     tilec::ModuleAxisInfo axisInfo(module);
     std::vector<LoopPlan> plans;

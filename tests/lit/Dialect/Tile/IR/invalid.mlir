@@ -174,3 +174,27 @@ func.func @tma_parts(%p: tensor<16x16x!tile.ptr<f16>>, %map: !tile.tensormap, %c
   %0 = tile.load %p tma %map[%c, %c] of(%n, %n) : (tensor<16x16x!tile.ptr<f16>>, !tile.tensormap, i32, i32, i64, i64) -> tensor<16x16xf16>
   return %0 : tensor<16x16xf16>
 }
+
+// -----
+
+func.func @make_tensormap_rank(%p: !tile.ptr<f16>, %n: i64) -> !tile.tensormap {
+  // expected-error @+1 {{needs 2 shapes, 2 strides and a box of 2 dimensions}}
+  %0 = tile.make_tensormap %p[%n] strides[%n] {box = array<i64: 64>, swizzle = 128 : i64} : !tile.ptr<f16>
+  return %0 : !tile.tensormap
+}
+
+// -----
+
+func.func @make_tensormap_swizzle(%p: !tile.ptr<f16>, %n: i64) -> !tile.tensormap {
+  // expected-error @+1 {{swizzle must be 32, 64 or 128 bytes, not 16}}
+  %0 = tile.make_tensormap %p[%n, %n] strides[%n, %n] {box = array<i64: 64, 64>, swizzle = 16 : i64} : !tile.ptr<f16>
+  return %0 : !tile.tensormap
+}
+
+// -----
+
+func.func @make_tensormap_box(%p: !tile.ptr<f16>, %n: i64) -> !tile.tensormap {
+  // expected-error @+1 {{box dimensions must be 1 to 256}}
+  %0 = tile.make_tensormap %p[%n, %n] strides[%n, %n] {box = array<i64: 512, 64>, swizzle = 128 : i64} : !tile.ptr<f16>
+  return %0 : !tile.tensormap
+}

@@ -143,14 +143,16 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
     (`tile.volatile`, tl.load's volatile=True) also counts as a write, so
     that it is never removed, merged or moved.
 
-    A load of a host tensor descriptor `a` (desc.load) also names the
-    descriptor's CUtensorMap kernel parameter (`tma`), the coordinates of
-    the tile in the tensor (i32, outermost dimension first, as the
-    offsets of desc.load), and the descriptor's parts as the load read
-    them (`of`: base, shapes, strides). The values are those of `ptr`,
-    `mask` and `other`: tilegpu-pipeline copies the tile with the tensor
-    memory accelerator instead (sm_90) only when those parts are the
-    kernel parameters the map was encoded from.
+    A load of a tensor descriptor or block pointer may also name a tensor
+    map (`tma`: a host descriptor's CUtensorMap kernel parameter, or a
+    tile.make_tensormap), the coordinates of the tile in the tensor (i32,
+    outermost dimension first, as the offsets of desc.load), and the
+    descriptor's parts as the load read them (`of`: base, shapes,
+    strides). The values are those of `ptr`, `mask` and `other`:
+    tilegpu-pipeline copies the tile with the tensor memory accelerator
+    instead (sm_90) only when the map was made from those parts (the
+    kernel parameters a host map was encoded from, or the make_tensormap's
+    operands), and drops the map from every other load.
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
                        Optional<Tile_Value>:$other,
@@ -172,6 +174,32 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
             /*tmaParts=*/::mlir::ValueRange());
     }]>
   ];
+  let hasVerifier = 1;
+}
+
+def Tile_MakeTensorMapOp : Tile_Op<"make_tensormap", [Pure,
+    AttrSizedOperandSegments]> {
+  let summary = "A CUtensorMap built in the kernel (sm_90a)";
+  let description = [{
+    The tensor map of a 2-D tensor descriptor or block pointer made in the
+    kernel: `base`, then `shapes` and `strides` (in elements) outermost
+    dimension first, copied in boxes of `box` elements (outermost first)
+    with a `swizzle`-byte swizzle (32, 64 or 128). The frontend gives one
+    to every load of a block that the tensor memory accelerator could copy;
+    tilegpu-pipeline uses it where the innermost stride is 1 and the base
+    and outer stride are known to be 16-byte aligned, and drops it
+    elsewhere. The lowering writes the map into the program's global
+    scratch (`tensormap.replace`, sm_90a) in thread 0, which also issues
+    the copies.
+  }];
+  let arguments = (ins Tile_PointerType:$base, Variadic<I64>:$shapes,
+                       Variadic<I64>:$strides, DenseI64ArrayAttr:$box,
+                       I64Attr:$swizzle);
+  let results = (outs Tile_TensorMapType:$result);
+  let assemblyFormat = [{
+    $base `[` $shapes `]` `strides` `[` $strides `]` attr-dict `:`
+    qualified(type($base))
+  }];
   let hasVerifier = 1;
 }
 

@@ -1,7 +1,8 @@
 //===- TileTypes.td - Types of the tile dialect ------------*- tablegen -*-===//
 //
 // `!tile.ptr<T>`: a pointer to global memory holding elements of type T;
-// `!tile.tensormap`: a host descriptor's CUtensorMap parameter; and the type
+// `!tile.tensormap`: a CUtensorMap (a host descriptor's parameter or one
+// made in the kernel); and the type
 // constraints the ops use (pointer-like, int-like, tiles of them).
 //
 //===----------------------------------------------------------------------===//
@@ -36,10 +37,11 @@ def Tile_PointerType : Tile_Type<"Pointer", "ptr"> {
 def Tile_TensorMapType : Tile_Type<"TensorMap", "tensormap"> {
   let summary = "A CUtensorMap kernel parameter";
   let description = [{
-    The 128-byte CUtensorMap of a host tensor descriptor (sm_90), passed
-    by value as a `__grid_constant__` kernel parameter; the runtime encodes
-    it from the descriptor at each launch. Only tile.load's `tma` operand
-    reads it.
+    The 128-byte CUtensorMap of a tensor (sm_90): a host tensor
+    descriptor's, passed by value as a `__grid_constant__` kernel
+    parameter that the runtime encodes from the descriptor at each launch,
+    or one tile.make_tensormap writes in the kernel. Only tile.load's `tma`
+    operand reads it.
   }];
 }
 

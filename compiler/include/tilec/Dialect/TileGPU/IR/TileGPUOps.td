@@ -158,10 +158,12 @@ def TileGPU_TmaCopyOp : TileGPU_Op<"tma_copy",
   let description = [{
     When `pred` holds, thread 0 arrives on slot `slot`'s mbarrier,
     expecting the slot's bytes, and copies the tile of `tensormap` at
-    `coords` (outermost dimension first) into the slot: one copy per panel
-    of 128-byte (or shorter) rows, each a box of the map, with the swizzle
-    of the slot's encoding; the mbarrier's phase completes when the bytes
-    have landed (`wait_barrier`). Out-of-bounds elements are zeros.
+    `coords` (the tile's dimension 0 first) into the slot: one copy per
+    panel of 128-byte (or shorter) rows, each a box of the map, with the
+    swizzle of the slot's encoding; the mbarrier's phase completes when the
+    bytes have landed (`wait_barrier`). Out-of-bounds elements are zeros.
+    The map's innermost dimension is the slot's contiguous one: the tile's
+    dimension 1, or its dimension 0 for a transposed slot (order [0, 1]).
   }];
   let arguments = (ins Tile_TensorMapType:$tensormap, Variadic<I32>:$coords,
                        TileGPU_MemDescType:$buffer, I32:$slot,

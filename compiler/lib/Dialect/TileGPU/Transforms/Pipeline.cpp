@@ -442,6 +442,17 @@ std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
   }
   if (plan.loads.empty())
     return std::nullopt;
+  // A loop copies one way when it can: with some operands through the
+  // tensor memory accelerator and others through cp.async, each iteration
+  // waits for both (on the H200, causal attention with V through maps and
+  // K^T through cp.async ran at 0.65 of Triton, 0.78 with both through
+  // cp.async: bench/results/2026-11-28-h200-device-tma).
+  if (llvm::any_of(plan.loads, [](const PipelinedLoad &p) { return !p.tma; }))
+    for (PipelinedLoad &pipelined : plan.loads) {
+      PipelinedLoad async{pipelined.load, pipelined.dot, pipelined.opIdx};
+      if (pipelined.tma && setCopyWidth(async, axisInfo))
+        pipelined = async;
+    }
   for (PipelinedLoad &pipelined : plan.loads)
     plan.stage0.insert(pipelined.load);
   for (PipelinedLoad &pipelined : plan.loads) {

@@ -125,21 +125,32 @@ void Kernel::launchOnGpu(const Grid &G, const Stream &S, const Arg *Args,
     if (!D.cuMemAllocAsync || !D.cuMemFreeAsync)
       throw Error("kernel " + Info->Name +
                   " builds tensor maps in global memory, and the CUDA driver has no "
-                  "cuMemAllocAsync (CUDA 11.2 or newer is needed)");
-    std::size_t Bytes = Info->GlobalScratchBytes * G.X * G.Y * G.Z;
+                  "cuMemAllocAsync (CUDA 12.3 or newer is needed for such kernels)");
+    std::size_t Bytes = Info->GlobalScratchBytes;
+    for (unsigned Programs : {G.X, G.Y, G.Z})
+      if (__builtin_mul_overflow(Bytes, std::size_t(Programs), &Bytes))
+        throw Error("kernel " + Info->Name + ": the global scratch of a " +
+                    std::to_string(G.X) + " x " + std::to_string(G.Y) + " x " +
+                    std::to_string(G.Z) + " grid does not fit in memory");
     if (cu::CUresult R = D.cuMemAllocAsync(&Scratch, Bytes ? Bytes : 1, Stream);
         R != cu::CUDA_SUCCESS)
       cu::fail(R, "cuMemAllocAsync",
                "while allocating the " + std::to_string(Bytes) + "-byte global scratch of " +
                    Info->Name);
+    if (Scratch % 128) { // Maps need 64 bytes; the stores and the pool give more.
+      (void)D.cuMemFreeAsync(Scratch, Stream);
+      throw Error("kernel " + Info->Name + ": cuMemAllocAsync returned global scratch at " +
+                  std::to_string(Scratch) + ", not 128-byte aligned");
+    }
     Params[Count] = &Scratch;
   }
   cu::CUresult R = D.cuLaunchKernel(static_cast<cu::CUfunction>(Function), G.X, G.Y, G.Z,
                                     blockSize(), 1, 1,
                                     static_cast<unsigned>(Info->SharedBytes), Stream,
                                     Params, nullptr);
+  // After the kernel, in stream order; a failure here would leak only.
   if (Scratch)
-    D.cuMemFreeAsync(Scratch, Stream); // After the kernel, in stream order.
+    (void)D.cuMemFreeAsync(Scratch, Stream);
   if (R != cu::CUDA_SUCCESS)
     cu::fail(R, "cuLaunchKernel", "while launching " + Info->Name);
 }

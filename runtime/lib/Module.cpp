@@ -65,8 +65,9 @@ void jitCompile(detail::ModuleState &State, const std::string &Ptx) {
 
 /// For a cubin, whose metadata no PTX check has compared with the code:
 /// throws when kernel \p F has other parameters than \p K lists (their
-/// count and sizes, where the driver tells: cuFuncGetParamInfo) or more
-/// static shared memory than K's shared_bytes.
+/// count and sizes, where the driver tells: cuFuncGetParamInfo; and the
+/// global scratch's pointer last when K has one) or more static shared
+/// memory than K's shared_bytes.
 void checkCubinKernel(const detail::ModuleState &State, const KernelInfo &K,
                       cu::CUfunction F) {
   const cu::DriverApi &D = cu::driver();
@@ -83,9 +84,18 @@ void checkCubinKernel(const detail::ModuleState &State, const KernelInfo &K,
                     std::to_string(Size) + " bytes in the cubin, but " + K.Params[I].Name +
                     " is " + K.Params[I].typeName() + " in the metadata");
     }
-    if (D.cuFuncGetParamInfo(F, K.Params.size(), &Offset, &Size) == cu::CUDA_SUCCESS)
+    // A kernel that builds tensor maps takes its global scratch last.
+    std::size_t Count = K.Params.size();
+    if (K.GlobalScratchBytes) {
+      if (D.cuFuncGetParamInfo(F, Count, &Offset, &Size) != cu::CUDA_SUCCESS || Size != 8)
+        throw Error(Prefix + "has no 8-byte parameter after its " + std::to_string(Count) +
+                    " in the cubin for the global scratch of the metadata");
+      ++Count;
+    }
+    if (D.cuFuncGetParamInfo(F, Count, &Offset, &Size) == cu::CUDA_SUCCESS)
       throw Error(Prefix + "has more parameters in the cubin than the " +
-                  std::to_string(K.Params.size()) + " of the metadata");
+                  std::to_string(K.Params.size()) + " of the metadata" +
+                  (K.GlobalScratchBytes ? " and its global scratch" : ""));
   }
   int Static = 0;
   cu::check(D.cuFuncGetAttribute(&Static, cu::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, F),

@@ -139,7 +139,8 @@ std::string unsupportedType(mlir::Type type) {
   if (auto ptr = llvm::dyn_cast<mlir::tile::PointerType>(type))
     return unsupportedType(ptr.getPointeeType());
   // A tensor map is only an operand of loads that the interpreter runs
-  // through their pointers; it holds the map's first 8 bytes, unused.
+  // through their pointers: a parameter holds the map's first 8 bytes, a
+  // map made in the kernel 0, both unused.
   if (llvm::isa<mlir::tile::TensorMapType>(type))
     return "";
   if (auto integer = llvm::dyn_cast<mlir::IntegerType>(type))

@@ -35,13 +35,13 @@ def Tile_PointerType : Tile_Type<"Pointer", "ptr"> {
 }
 
 def Tile_TensorMapType : Tile_Type<"TensorMap", "tensormap"> {
-  let summary = "A CUtensorMap kernel parameter";
+  let summary = "A CUtensorMap: how the tensor memory accelerator reads a tensor";
   let description = [{
     The 128-byte CUtensorMap of a tensor (sm_90): a host tensor
     descriptor's, passed by value as a `__grid_constant__` kernel
     parameter that the runtime encodes from the descriptor at each launch,
-    or one tile.make_tensormap writes in the kernel. Only tile.load's `tma`
-    operand reads it.
+    or one tile.make_tensormap writes in the kernel. tile.load's `tma`
+    operand names it; tilegpu.tma_copy copies through it.
   }];
 }
 

@@ -175,6 +175,46 @@ TEST_F(AtomicTest, AcquireReleaseLockAndRelaxedCounters) {
   EXPECT_EQ(Counts[2], I32(Programs * Block / 2)) << "relaxed cta-scope add, odd lanes";
 }
 
+// Rows of fp32 adds (vector atomics on sm_90): first onto distinct rows,
+// whose old values are the rows' starting values, then onto repeated rows,
+// with integer-valued floats so that the sums are exact in any order.
+TEST_F(AtomicTest, ScatterAddOfRows) {
+  tile::Kernel K = kernel("atomic_scatter_rows", "k_scatter_add_rows");
+  const std::size_t Vocab = 37, D = 144; // Two column blocks, the second ragged.
+  auto run = [&](const std::vector<I32> &Ids, const std::vector<float> &Start,
+                 const std::string &What) {
+    std::size_t Rows = Ids.size();
+    std::vector<float> Src(Rows * D);
+    for (std::size_t I = 0; I < Src.size(); ++I)
+      Src[I] = float(int(I % 7) - 3);
+    auto DIds = upload(Ids);
+    auto DSrc = upload(Src);
+    auto DDst = upload(Start);
+    auto DOld = poisoned<float>(Rows * D + 256);
+    K.launch(tile::Grid{gputest::blocks(Rows, 16), gputest::blocks(D, 128)}, tile::Stream(),
+             DIds, DSrc, DDst, DOld, I32(Rows), I32(D));
+    Ctx->synchronize();
+    std::vector<float> Ref = Start;
+    for (std::size_t T = 0; T < Rows; ++T)
+      for (std::size_t J = 0; J < D; ++J)
+        Ref[Ids[T] * D + J] += Src[T * D + J];
+    gputest::expectEqual(
+        DDst.toHost(), [&](std::size_t I) { return Ref[I]; }, What + " sums");
+    return result(DOld, Rows * D, What + " old values");
+  };
+  std::vector<float> Start(Vocab * D);
+  for (std::size_t I = 0; I < Start.size(); ++I)
+    Start[I] = float(I % 11);
+  std::vector<I32> Distinct(Vocab);
+  for (std::size_t T = 0; T < Vocab; ++T)
+    Distinct[T] = I32((T * 5) % Vocab);
+  std::vector<float> Old = run(Distinct, Start, "distinct rows");
+  gputest::expectEqual(
+      Old, [&](std::size_t I) { return Start[Distinct[I / D] * D + I % D]; },
+      "old values of distinct rows");
+  run(gputest::randomInts<I32>(300, 0, Vocab - 1, 113), Start, "repeated rows");
+}
+
 TEST_F(AtomicTest, OldValuesOfASmallTileReachEveryThread) {
   tile::Kernel K = kernel("atomic_small_tile_old", "k_small_tile_old");
   const std::size_t Programs = 7, Block = K.info().constexprInt("BLOCK");

@@ -12,7 +12,7 @@
 #include "SourceFile.h"
 #include "Version.h"
 
-#include "tilec/Conversion/TileGPUToLLVM/GlobalScratch.h"
+#include "tilec/Conversion/TileGPUToLLVM/Utility.h"
 #include "tilec/Frontend/ASTPrinter.h"
 #include "tilec/Frontend/Autotune.h"
 #include "tilec/Frontend/Heuristics.h"
@@ -330,11 +330,10 @@ void compileKernels(Session &session, const CompileOptions &options,
   mlir::tilec::TargetOptions target;
   target.arch = options.arch;
   // PTX 8.0 has every instruction tilec emits except fp8's cvt on sm_89,
-  // which needs 8.1, and tensormap.replace in kernels that build tensor maps
-  // (sm_90a), 8.3.
-  target.ptxVersion = mlir::tilec::usesGlobalScratch(*module) ? 83
-                      : options.arch == "sm_89"                ? 81
-                                                               : 80;
+  // which needs 8.1, and what the lowering recorded on the kernels it put
+  // newer instructions in (kMinPtxFnAttr: vector atomics, tensormap.replace).
+  target.ptxVersion = std::max<unsigned>(options.arch == "sm_89" ? 81 : 80,
+                                         mlir::tilec::getRequiredPtxVersion(*module));
   target.libdevicePath = options.libdevicePath;
   target.fpFusion = options.fpFusion;
   target.optLevel = options.optLevel;

@@ -88,7 +88,9 @@ void mlir::tilec::buildTileGPUToLLVMPipeline(OpPassManager &pm,
   // tiles, so it runs between the two.
   pm.addPass(tilegpu::createTileGPUOccupancy());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertTileGPUToLLVM());
+  ConvertTileGPUToLLVMOptions lowering;
+  lowering.target = arch.str();
+  pm.addPass(createConvertTileGPUToLLVM(lowering));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Directives only: `.loc` lines in the PTX without DWARF sections, which

@@ -39,6 +39,11 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
+           "The GPU the code is for (sm_80 ... sm_90a): sm_90 and later get "
+           "vector atomics">
+  ];
 }
 
 #endif // TILEC_CONVERSION_PASSES_TD

@@ -9,7 +9,9 @@
 // the operand, as Triton does: signed max for non-negative values and
 // unsigned min for negative ones (and the reverse for min). 16-bit kinds
 // without a PTX instruction (bf16 add, f16/bf16 max/min, exchange) are
-// compare-and-swap loops.
+// compare-and-swap loops. On sm_90 and later an fp32 add along a run of 2
+// or 4 contiguous, aligned elements of a thread (with one mask value) is one
+// vector atomic (`.v2.f32`/`.v4.f32`, PTX 8.1), as Triton emits on Hopper.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tilec;
@@ -194,12 +198,56 @@ Value emitAtom(Location loc, RewriterBase &rewriter, const AtomPlan &plan,
   return LLVM::BitcastOp::create(rewriter, loc, valueType, asmOp.getResult(0));
 }
 
+/// Emits one vector fp32 add of `values` (f32) at `ptr`, predicated on
+/// `pred`: returns the old values (0 where `pred` is false).
+SmallVector<Value> emitVectorAdd(Location loc, RewriterBase &rewriter, StringRef prefix,
+                                 Value ptr, ArrayRef<Value> values, Value pred) {
+  MLIRContext *context = rewriter.getContext();
+  Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
+  unsigned vec = values.size();
+  SmallVector<Value> asmOperands{ptr};
+  // $0.. the old values, then the address, the new values, the predicate.
+  std::string constraint, olds, news, zero;
+  for (unsigned i = 0; i < vec; ++i) {
+    constraint += "=r,";
+    olds += (i ? ", $" : "$") + std::to_string(i);
+    news += (i ? ", $" : "$") + std::to_string(vec + 1 + i);
+    zero += "mov.b32 $" + std::to_string(i) + ", 0;\n";
+    asmOperands.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, values[i]));
+  }
+  constraint += "l";
+  for (unsigned i = 0; i < vec; ++i)
+    constraint += ",r";
+  std::string guard;
+  if (pred) {
+    asmOperands.push_back(pred);
+    constraint += ",b";
+    guard = "@$" + std::to_string(2 * vec + 1) + " ";
+  }
+  std::string text = zero + guard + prefix.str() + ".add.v" + std::to_string(vec) +
+                     ".f32 {" + olds + "}, [ $" + std::to_string(vec) + " ], {" + news +
+                     "};\n";
+  auto structType = LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(vec, i32));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      rewriter, loc, TypeRange(structType), asmOperands, "{\n" + text + "}", constraint,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(context, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  SmallVector<Value> results;
+  for (unsigned i = 0; i < vec; ++i)
+    results.push_back(LLVM::BitcastOp::create(
+        rewriter, loc, f32,
+        LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i)));
+  return results;
+}
+
 /// Lowers an atomic whose per-element instruction is `plan`, with converted
-/// operands `operands` (each unpacked like the pointer).
+/// operands `operands` (each unpacked like the pointer); with `vec` > 1 (an
+/// fp32 add), `vec` consecutive elements at a time as one vector atomic.
 LogicalResult lowerAtomic(Operation *op, const AtomPlan &plan, Value origPtr,
                           Value ptr, ArrayRef<Value> operands, Value mask,
                           const TypeConverter &converter,
-                          ConversionPatternRewriter &rewriter) {
+                          ConversionPatternRewriter &rewriter, unsigned vec = 1) {
   Location loc = op->getLoc();
   Type resultType = converter.convertType(op->getResult(0).getType());
   Type valueType =
@@ -225,11 +273,17 @@ LogicalResult lowerAtomic(Operation *op, const AtomPlan &plan, Value origPtr,
         i32Constant(loc, rewriter, 0));
 
   SmallVector<Value> results;
-  for (size_t i = 0; i < ptrs.size(); ++i) {
+  for (size_t i = 0; i < ptrs.size(); i += vec) {
     Value pred = owner;
     if (!masks.empty())
       pred =
           pred ? LLVM::AndOp::create(rewriter, loc, pred, masks[i]) : masks[i];
+    if (vec > 1) {
+      llvm::append_range(results,
+                         emitVectorAdd(loc, rewriter, plan.prefix, ptrs[i],
+                                       ArrayRef<Value>(perOperand[0]).slice(i, vec), pred));
+      continue;
+    }
     SmallVector<Value> elementOperands;
     for (auto &elements : perOperand)
       elementOperands.push_back(elements[i]);
@@ -280,8 +334,30 @@ LogicalResult lowerAtomic(Operation *op, const AtomPlan &plan, Value origPtr,
   return success();
 }
 
+/// Elements of an fp32 add `op` that one vector atomic may cover (sm_90):
+/// the pointers' contiguous, aligned run in a thread (up to 16 bytes), where
+/// the mask has one value; 1 when not so.
+unsigned getAtomicVectorWidth(tile::AtomicRMWOp op, const ModuleAxisInfo &axisInfo,
+                              int computeCapability) {
+  auto type = dyn_cast<RankedTensorType>(op.getPtr().getType());
+  Attribute layout = tilegpu::getLayout(op.getPtr().getType());
+  if (computeCapability < 90 || op.getKind() != tile::RMWKind::Add || !type ||
+      !getElementTypeOrSelf(op.getVal().getType()).isF32() ||
+      !tilegpu::isDistributedLayout(layout))
+    return 1;
+  unsigned fastest = tilegpu::getLayoutOrder(layout).front();
+  int64_t vec = axisInfo.getVectorWidth(
+      op.getPtr(), fastest, tilegpu::getContigPerThread(layout, type.getShape())[fastest]);
+  if (Value mask = op.getMask())
+    vec = std::gcd<int64_t>(vec, axisInfo.lookup(mask).getConstancy(fastest));
+  return vec >= 4 ? 4 : vec >= 2 ? 2 : 1;
+}
+
 struct AtomicRMWOpConversion : OpConversionPattern<tile::AtomicRMWOp> {
-  using OpConversionPattern::OpConversionPattern;
+  AtomicRMWOpConversion(TileGPUToLLVMTypeConverter &converter, MLIRContext *context,
+                        const ModuleAxisInfo &axisInfo, int computeCapability)
+      : OpConversionPattern(converter, context, kTilePatternBenefit), axisInfo(axisInfo),
+        computeCapability(computeCapability) {}
 
   LogicalResult
   matchAndRewrite(tile::AtomicRMWOp op, OpAdaptor adaptor,
@@ -292,10 +368,18 @@ struct AtomicRMWOpConversion : OpConversionPattern<tile::AtomicRMWOp> {
     if (failed(plan))
       return op.emitOpError("is not supported by the GPU lowering: ") << why;
     plan->prefix = atomPrefix(op.getSem(), op.getScope());
+    unsigned vec = getAtomicVectorWidth(op, axisInfo, computeCapability);
+    if (vec > 1)
+      if (Operation *func = op->getParentOfType<LLVM::LLVMFuncOp>())
+        rewriter.modifyOpInPlace(func, [&] { requirePtxVersion(func, 81); });
     return lowerAtomic(op, *plan, op.getPtr(), adaptor.getPtr(),
                        {adaptor.getVal()}, adaptor.getMask(),
-                       *getTypeConverter(), rewriter);
+                       *getTypeConverter(), rewriter, vec);
   }
+
+private:
+  const ModuleAxisInfo &axisInfo;
+  int computeCapability;
 };
 
 struct AtomicCASOpConversion : OpConversionPattern<tile::AtomicCASOp> {
@@ -322,7 +406,10 @@ struct AtomicCASOpConversion : OpConversionPattern<tile::AtomicCASOp> {
 } // namespace
 
 void mlir::tilec::populateAtomicOpToLLVMPatterns(
-    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<AtomicRMWOpConversion, AtomicCASOpConversion>(
-      converter, patterns.getContext(), kTilePatternBenefit);
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const ModuleAxisInfo &axisInfo, int computeCapability) {
+  patterns.add<AtomicRMWOpConversion>(converter, patterns.getContext(), axisInfo,
+                                      computeCapability);
+  patterns.add<AtomicCASOpConversion>(converter, patterns.getContext(),
+                                      kTilePatternBenefit);
 }

@@ -35,6 +35,7 @@ void mlir::tilec::assignGlobalScratch(func::FuncOp func) {
                 builder.getDenseI64ArrayAttr(
                     {kTensorMapScratchBytes * static_cast<int64_t>(index), bytes}));
   func->setAttr(kGlobalScratchBytesAttr, builder.getI64IntegerAttr(bytes));
+  requirePtxVersion(func, 83); // tensormap.replace, fence.proxy.tensormap.
   (void)func.insertArgument(func.getNumArguments(),
                             LLVM::LLVMPointerType::get(func.getContext(), 1),
                             DictionaryAttr(), func.getLoc());
@@ -75,15 +76,3 @@ void mlir::tilec::recordGlobalScratchBytes(LLVM::LLVMFuncOp func) {
   moveToPassthrough(func, kGlobalScratchBytesAttr, kGlobalScratchFnAttr);
 }
 
-bool mlir::tilec::usesGlobalScratch(ModuleOp module) {
-  bool uses = false;
-  module.walk([&](LLVM::LLVMFuncOp func) {
-    if (ArrayAttr passthrough = func.getPassthroughAttr())
-      for (Attribute entry : passthrough)
-        if (auto pair = dyn_cast<ArrayAttr>(entry);
-            pair && !pair.empty() && pair[0] == StringAttr::get(func.getContext(),
-                                                                kGlobalScratchFnAttr))
-          uses = true;
-  });
-  return uses;
-}

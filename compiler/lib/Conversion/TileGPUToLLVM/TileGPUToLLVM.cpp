@@ -18,6 +18,8 @@
 #include "tilec/Conversion/TileGPUToLLVM/GlobalScratch.h"
 #include "tilec/Conversion/TileGPUToLLVM/Patterns.h"
 #include "tilec/Conversion/TileGPUToLLVM/SharedMemory.h"
+#include "tilec/Conversion/TileGPUToLLVM/Utility.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -38,6 +40,8 @@ namespace {
 
 struct ConvertTileGPUToLLVMPass
     : tilec::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
@@ -76,7 +80,8 @@ struct ConvertTileGPUToLLVMPass
     populateFP8OpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);
     populateInlineAsmOpToLLVMPatterns(converter, patterns);
-    populateAtomicOpToLLVMPatterns(converter, patterns);
+    populateAtomicOpToLLVMPatterns(converter, patterns, axisInfo,
+                                   tilegpu::getComputeCapability(target));
     populateDebugOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateScanOpToLLVMPatterns(converter, patterns);
@@ -112,6 +117,7 @@ struct ConvertTileGPUToLLVMPass
     module.walk([&](LLVM::LLVMFuncOp func) {
       recordSharedBytes(func);
       recordGlobalScratchBytes(func);
+      moveToPassthrough(func, kMinPtxAttr, kMinPtxFnAttr);
       dropTileAttrs(func);
       auto kernel = kernels.find(func.getSymName());
       if (kernel == kernels.end())

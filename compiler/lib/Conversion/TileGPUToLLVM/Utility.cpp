@@ -439,3 +439,28 @@ void mlir::tilec::moveToPassthrough(LLVM::LLVMFuncOp func, StringRef from, Strin
   func.setPassthroughAttr(ArrayAttr::get(context, passthrough));
   func->removeAttr(from);
 }
+
+void mlir::tilec::requirePtxVersion(Operation *func, int64_t version) {
+  auto current = func->getAttrOfType<IntegerAttr>(kMinPtxAttr);
+  if (!current || current.getInt() < version)
+    func->setAttr(kMinPtxAttr, IntegerAttr::get(IntegerType::get(func->getContext(), 64),
+                                                version));
+}
+
+int64_t mlir::tilec::getRequiredPtxVersion(ModuleOp module) {
+  int64_t version = 0;
+  module.walk([&](LLVM::LLVMFuncOp func) {
+    if (ArrayAttr passthrough = func.getPassthroughAttr())
+      for (Attribute entry : passthrough) {
+        auto pair = dyn_cast<ArrayAttr>(entry);
+        if (!pair || pair.size() != 2 || pair[0] != StringAttr::get(func.getContext(),
+                                                                      kMinPtxFnAttr))
+          continue;
+        int64_t value = 0;
+        if (auto text = dyn_cast<StringAttr>(pair[1]);
+            text && !text.getValue().getAsInteger(10, value))
+          version = std::max(version, value);
+      }
+  });
+  return version;
+}

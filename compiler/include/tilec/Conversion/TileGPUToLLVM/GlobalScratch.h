@@ -24,9 +24,9 @@ constexpr int64_t kTensorMapScratchBytes = 128;
 
 /// Gives each tile.make_tensormap of kernel `func` its offset in the
 /// program's global scratch (kGlobalScratchAttr: [offset, bytes per
-/// program]), and `func` the scratch parameter (`!llvm.ptr<1>`, last) and
-/// its bytes per program (kGlobalScratchBytesAttr); nothing when it has no
-/// such op.
+/// program]), and `func` the scratch parameter (`!llvm.ptr<1>`, last), its
+/// bytes per program (kGlobalScratchBytesAttr) and PTX ISA 8.3 at least
+/// (tensormap.replace); nothing when it has no such op.
 void assignGlobalScratch(func::FuncOp func);
 
 /// The start of `op`'s global scratch in the calling program (an
@@ -41,10 +41,6 @@ constexpr llvm::StringLiteral kGlobalScratchFnAttr = "tilec-global-scratch-bytes
 /// Moves `func`'s bytes per program (assignGlobalScratch) into its LLVM IR
 /// attributes as kGlobalScratchFnAttr; nothing when it has none.
 void recordGlobalScratchBytes(LLVM::LLVMFuncOp func);
-
-/// Whether a function of the lowered `module` takes a global scratch (it
-/// builds tensor maps, whose instructions need PTX ISA 8.3).
-bool usesGlobalScratch(ModuleOp module);
 
 } // namespace mlir::tilec
 

@@ -51,9 +51,13 @@ void populateMemoryOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
 void populateBarrierOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
 
-/// atomic_rmw and atomic_cas on pointer tiles and scalar pointers.
+/// atomic_rmw and atomic_cas on pointer tiles and scalar pointers; fp32
+/// adds along contiguous, aligned runs as vector atomics on sm_90 and later
+/// (`computeCapability` 90).
 void populateAtomicOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
-                                    RewritePatternSet &patterns);
+                                    RewritePatternSet &patterns,
+                                    const ModuleAxisInfo &axisInfo,
+                                    int computeCapability);
 
 /// print (vprintf) and assert (__assertfail).
 void populateDebugOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,

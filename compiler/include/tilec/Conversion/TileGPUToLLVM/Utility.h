@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::tilec {
@@ -28,6 +29,18 @@ Value packElements(Location loc, ValueRange elements, Type type,
 
 /// An i32 constant.
 Value i32Constant(Location loc, RewriterBase &rewriter, int64_t value);
+
+/// On a function: the lowest PTX ISA version (81 for 8.1) that instructions
+/// the lowering put in it need; kMinPtxFnAttr once in LLVM IR.
+constexpr llvm::StringLiteral kMinPtxAttr = "tile.min_ptx";
+constexpr llvm::StringLiteral kMinPtxFnAttr = "tilec-min-ptx";
+
+/// Raises `func`'s kMinPtxAttr to at least `version`.
+void requirePtxVersion(Operation *func, int64_t version);
+
+/// The highest kMinPtxFnAttr among the functions of the lowered `module`
+/// (0 when none needs more than the default).
+int64_t getRequiredPtxVersion(ModuleOp module);
 
 /// Moves `func`'s integer attribute `from` into its LLVM IR attributes as
 /// the string attribute `to` (decimal digits), which carries it through

@@ -177,6 +177,10 @@ LogicalResult MakeTensorMapOp::verify() {
     return emitOpError("needs 2 shapes, 2 strides and a box of 2 dimensions");
   if (llvm::any_of(getBox(), [](int64_t dim) { return dim < 1 || dim > 256; }))
     return emitOpError("box dimensions must be 1 to 256");
+  // The lowering copies 16-bit elements (the slots' ldmatrix swizzle).
+  Type element = getBase().getType().getPointeeType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() != 16)
+    return emitOpError("needs a base pointer to 16-bit elements, not ") << element;
   int64_t swizzle = getSwizzle();
   if (swizzle != 32 && swizzle != 64 && swizzle != 128)
     return emitOpError("swizzle must be 32, 64 or 128 bytes, not ") << swizzle;

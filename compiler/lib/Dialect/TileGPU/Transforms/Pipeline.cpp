@@ -158,16 +158,17 @@ struct TensorMapInfo {
 ///  - a host descriptor's map (a kernel parameter, sm_90), when the parts
 ///    the load read are the parameters the map was encoded from (a.base,
 ///    a.shape<d>, a.stride<d> just before it);
-///  - a map made in the kernel (tile.make_tensormap, sm_90a) before the
+///  - with `deviceMaps` (sm_90a), a map made in the kernel (tile.make_tensormap) before the
 ///    loop from exactly those parts (or with both dimensions swapped), when
 ///    the base and the outer stride are known to be multiples of 16 bytes
 ///    (the map needs them so).
 std::optional<TensorMapInfo> getTensorMapInfo(tile::LoadOp load, scf::ForOp loop,
-                                              const tilec::ModuleAxisInfo &axisInfo) {
+                                              const tilec::ModuleAxisInfo &axisInfo,
+                                              bool deviceMaps) {
   ValueRange parts = load.getTmaParts();
   constexpr int64_t rank = 2;
   if (auto make = load.getTensormap().getDefiningOp<tile::MakeTensorMapOp>()) {
-    if (loop->isAncestor(make) || make.getBase() != parts[0])
+    if (!deviceMaps || loop->isAncestor(make) || make.getBase() != parts[0])
       return std::nullopt;
     ValueRange shapes = parts.slice(1, rank), strides = parts.slice(1 + rank, rank);
     bool same = llvm::equal(make.getShapes(), shapes) && llvm::equal(make.getStrides(), strides);
@@ -203,7 +204,8 @@ std::optional<TensorMapInfo> getTensorMapInfo(tile::LoadOp load, scf::ForOp loop
 }
 
 /// Whether the tensor memory accelerator can copy `pipelined`'s tile in
-/// `loop` (`tma_copy`): the load names a tensor map (getTensorMapInfo)
+/// `loop` (`tma_copy`): the load names a tensor map (getTensorMapInfo;
+/// made in the kernel only with `deviceMaps`)
 /// whose innermost stride is the constant 1, and the map's box and swizzle
 /// are the panels of the slot that holds the 2-D tile of 16-bit elements
 /// (as SwizzledSharedEncodingAttr::getForLdmatrix and emitSwizzledOffset
@@ -211,14 +213,14 @@ std::optional<TensorMapInfo> getTensorMapInfo(tile::LoadOp load, scf::ForOp loop
 /// tile's first, which only a b operand's slots may be). Out of bounds the
 /// map reads zeros, as the load's `other` must. Sets the load's direction.
 bool canCopyWithTma(PipelinedLoad &pipelined, scf::ForOp loop,
-                    const tilec::ModuleAxisInfo &axisInfo) {
+                    const tilec::ModuleAxisInfo &axisInfo, bool deviceMaps) {
   tile::LoadOp load = pipelined.load;
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!load.getTensormap() || !type || type.getRank() != 2 ||
       type.getElementType().getIntOrFloatBitWidth() != 16 ||
       (load.getOther() && !isPositiveZero(load.getOther())))
     return false;
-  std::optional<TensorMapInfo> map = getTensorMapInfo(load, loop, axisInfo);
+  std::optional<TensorMapInfo> map = getTensorMapInfo(load, loop, axisInfo, deviceMaps);
   if (!map || !matchPattern(stripHints(map->innerStride), m_One()) ||
       (map->transposed && pipelined.opIdx != 1))
     return false;
@@ -418,7 +420,11 @@ bool containsLoop(scf::ForOp loop) {
 /// The loads of `loop` to pipeline with `numStages` stages, or nothing.
 std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
                                     const tilec::ModuleAxisInfo &axisInfo,
-                                    bool hasTma) {
+                                    StringRef target) {
+  // The tensor memory accelerator (sm_90); maps made in the kernel need
+  // tensormap.replace (sm_90a).
+  bool hasTma = getComputeCapability(target) >= 90;
+  bool deviceMaps = hasTma && target.ends_with("a");
   if (loop.getUnsignedCmp() || writesMemory(loop) || containsLoop(loop))
     return std::nullopt;
   LoopPlan plan;
@@ -435,7 +441,7 @@ std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
           !load->getDiscardableAttrs().empty())
         continue;
       PipelinedLoad pipelined{load, dot, opIdx};
-      pipelined.tma = hasTma && canCopyWithTma(pipelined, loop, axisInfo);
+      pipelined.tma = hasTma && canCopyWithTma(pipelined, loop, axisInfo, deviceMaps);
       if (pipelined.tma || setCopyWidth(pipelined, axisInfo))
         plan.loads.push_back(pipelined);
     }
@@ -845,7 +851,7 @@ struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
           return;
         unsigned stages = std::min<int64_t>(stagesAttr.getInt(), kMaxStages);
         std::optional<LoopPlan> plan = analyzeLoop(
-            loop, stages, axisInfo, getComputeCapability(target) >= 90);
+            loop, stages, axisInfo, target);
         if (!plan)
           return;
         // The slots live through the loop: beside the largest buffer of an

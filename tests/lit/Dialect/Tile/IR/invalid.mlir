@@ -198,3 +198,11 @@ func.func @make_tensormap_box(%p: !tile.ptr<f16>, %n: i64) -> !tile.tensormap {
   %0 = tile.make_tensormap %p[%n, %n] strides[%n, %n] {box = array<i64: 512, 64>, swizzle = 128 : i64} : !tile.ptr<f16>
   return %0 : !tile.tensormap
 }
+
+// -----
+
+func.func @make_tensormap_element(%p: !tile.ptr<f32>, %n: i64) -> !tile.tensormap {
+  // expected-error @+1 {{needs a base pointer to 16-bit elements, not 'f32'}}
+  %0 = tile.make_tensormap %p[%n, %n] strides[%n, %n] {box = array<i64: 64, 64>, swizzle = 128 : i64} : !tile.ptr<f32>
+  return %0 : !tile.tensormap
+}

@@ -86,6 +86,9 @@ def Tile_TransOp : Tile_Op<"trans", [Pure]> {
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  // The 2-D transpose of an index chain (a mask) moves into the chain
+  // (Canonicalize.cpp).
+  let hasCanonicalizer = 1;
 }
 
 def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {

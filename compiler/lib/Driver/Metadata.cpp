@@ -44,6 +44,15 @@ static bool isUsedIn(const llvm::User *user, const llvm::Function *function) {
   });
 }
 
+/// The decimal string attribute `name` of `function` (passed through from
+/// the lowering), or 0 without one.
+static uint64_t integerFnAttr(const llvm::Function &function, llvm::StringRef name) {
+  uint64_t value = 0;
+  if (llvm::Attribute attr = function.getFnAttribute(name); attr.isStringAttribute())
+    attr.getValueAsString().getAsInteger(10, value);
+  return value;
+}
+
 /// Bytes of shared memory that `kernel` uses: the dynamic shared memory the
 /// allocation pass placed (recorded on the function as kSharedBytesFnAttr),
 /// plus any static shared (address space 3) arrays it uses.
@@ -52,11 +61,7 @@ static uint64_t sharedBytes(const llvm::Module &module,
   const llvm::Function *function = module.getFunction(kernel);
   if (!function)
     return 0;
-  uint64_t bytes = 0;
-  llvm::Attribute dynamic =
-      function->getFnAttribute(mlir::tilec::kSharedBytesFnAttr);
-  if (dynamic.isStringAttribute())
-    dynamic.getValueAsString().getAsInteger(10, bytes);
+  uint64_t bytes = integerFnAttr(*function, mlir::tilec::kSharedBytesFnAttr);
   for (const llvm::GlobalVariable &global : module.globals())
     if (global.getAddressSpace() == 3 &&
         llvm::any_of(global.users(), [&](const llvm::User *user) {
@@ -70,12 +75,7 @@ static uint64_t sharedBytes(const llvm::Module &module,
 /// parameter (kGlobalScratchFnAttr; 0 without one).
 static uint64_t globalScratchBytes(const llvm::Module &module, llvm::StringRef kernel) {
   const llvm::Function *function = module.getFunction(kernel);
-  uint64_t bytes = 0;
-  if (function)
-    if (llvm::Attribute attr = function->getFnAttribute(mlir::tilec::kGlobalScratchFnAttr);
-        attr.isStringAttribute())
-      attr.getValueAsString().getAsInteger(10, bytes);
-  return bytes;
+  return function ? integerFnAttr(*function, mlir::tilec::kGlobalScratchFnAttr) : 0;
 }
 
 static llvm::json::Value toJSON(const ConstValue &value) {

@@ -202,42 +202,34 @@ Value emitAtom(Location loc, RewriterBase &rewriter, const AtomPlan &plan,
 /// `pred`: returns the old values (0 where `pred` is false).
 SmallVector<Value> emitVectorAdd(Location loc, RewriterBase &rewriter, StringRef prefix,
                                  Value ptr, ArrayRef<Value> values, Value pred) {
-  MLIRContext *context = rewriter.getContext();
-  Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
+  Type i32 = rewriter.getI32Type();
   unsigned vec = values.size();
-  SmallVector<Value> asmOperands{ptr};
   // $0.. the old values, then the address, the new values, the predicate.
-  std::string constraint, olds, news, zero;
+  SmallVector<Value> operands{ptr};
+  SmallVector<std::string> constraints(vec, "=r");
+  constraints.push_back("l");
+  std::string olds, news, text;
   for (unsigned i = 0; i < vec; ++i) {
-    constraint += "=r,";
     olds += (i ? ", $" : "$") + std::to_string(i);
     news += (i ? ", $" : "$") + std::to_string(vec + 1 + i);
-    zero += "mov.b32 $" + std::to_string(i) + ", 0;\n";
-    asmOperands.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, values[i]));
+    text += "mov.b32 $" + std::to_string(i) + ", 0;\n";
+    operands.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, values[i]));
+    constraints.push_back("r");
   }
-  constraint += "l";
-  for (unsigned i = 0; i < vec; ++i)
-    constraint += ",r";
-  std::string guard;
   if (pred) {
-    asmOperands.push_back(pred);
-    constraint += ",b";
-    guard = "@$" + std::to_string(2 * vec + 1) + " ";
+    operands.push_back(pred);
+    constraints.push_back("b");
+    text += "@$" + std::to_string(2 * vec + 1) + " ";
   }
-  std::string text = zero + guard + prefix.str() + ".add.v" + std::to_string(vec) +
-                     ".f32 {" + olds + "}, [ $" + std::to_string(vec) + " ], {" + news +
-                     "};\n";
-  auto structType = LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(vec, i32));
-  auto asmOp = LLVM::InlineAsmOp::create(
-      rewriter, loc, TypeRange(structType), asmOperands, "{\n" + text + "}", constraint,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(context, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  text += prefix.str() + ".add.v" + std::to_string(vec) + ".f32 {" + olds + "}, [ $" +
+          std::to_string(vec) + " ], {" + news + "};\n";
+  Operation *asmOp =
+      emitAsm(loc, rewriter, SmallVector<Type>(vec, i32), operands, text, constraints);
   SmallVector<Value> results;
   for (unsigned i = 0; i < vec; ++i)
     results.push_back(LLVM::BitcastOp::create(
-        rewriter, loc, f32,
-        LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i)));
+        rewriter, loc, rewriter.getF32Type(),
+        LLVM::ExtractValueOp::create(rewriter, loc, asmOp->getResult(0), i)));
   return results;
 }
 

@@ -10,6 +10,7 @@
 #include "GpuTest.h"
 
 #include <cmath>
+#include <type_traits>
 
 namespace {
 
@@ -202,38 +203,58 @@ protected:
     EXPECT_EQ(Wrong, 0u) << What << ": first wrong c[" << First << "] = " << C[First];
   }
 
+  /// The first \p N values of \p DC (fp32 or fp16: \p T), as floats,
+  /// after checking that the guard past them still holds the poison.
+  template <class T>
+  std::vector<float> resultAsFloats(const tile::DeviceBuffer<T> &DC, std::size_t N,
+                                    const std::string &What) {
+    std::vector<float> C;
+    for (const T &Value : result(DC, N, What)) {
+      if constexpr (std::is_same_v<T, tile::Half>)
+        C.push_back(Value.toFloat());
+      else
+        C.push_back(Value);
+    }
+    return C;
+  }
+
   /// c = a @ b through the host descriptors of \p K (blocks of BM x
   /// BK, BK x BN and BM x BN), with every edge ragged, against a double
-  /// reference. On sm_90 the tensor memory accelerator copies a and b (the
-  /// loads of the descriptors are pipelined with tensor maps, which zero
-  /// what lies past the edges).
+  /// reference; c holds \p T (fp32 or fp16). On sm_90 the tensor memory
+  /// accelerator copies a and b (the loads of the descriptors are
+  /// pipelined with tensor maps, which zero what lies past the edges), and
+  /// stores an fp16 c (clipped at the edges).
+  template <class T = float>
   void checkHostDescriptorMatmul(tile::Kernel K, std::int64_t BM, std::int64_t BN,
                                  std::int64_t BK) {
     const std::int64_t M = 300, N = 136, Kd = 200; // Every edge ragged.
     std::vector<tile::Half> A = randomHalves(M * Kd, 104), B = randomHalves(Kd * N, 105);
     auto DA = upload(A);
     auto DB = upload(B);
-    auto DC = poisoned<float>(M * N + 256);
+    auto DC = poisoned<T>(M * N + 256);
     K.launch(tile::Grid{gputest::blocks(M, BM), gputest::blocks(N, BN)}, tile::Stream(),
              tile::TensorDescriptor(DA, {M, Kd}, {Kd, 1}, {BM, BK}),
              tile::TensorDescriptor(DB, {Kd, N}, {N, 1}, {BK, BN}),
              tile::TensorDescriptor(DC, {M, N}, {N, 1}, {BM, BN}), I32(Kd));
     Ctx->synchronize();
-    std::vector<float> C = result(DC, M * N, "host-descriptor matmul");
+    std::vector<float> C = resultAsFloats(DC, M * N, "host-descriptor matmul");
     expectProduct(A, B, C.data(), M, N, Kd, "host-descriptor matmul");
   }
 
   /// c = a @ b (300 x 144 x 208: every edge ragged, N and K multiples of
   /// 16 as the signatures say) by \p Name, whose a and b blocks the tensor
   /// memory accelerator copies through the two maps the kernel builds
-  /// (their 256 bytes of global scratch per program say that they stayed),
-  /// with \p Strides after M, N and K for the block-pointer kernel.
-  /// With \p TransposedB, the kernel takes b as bt [N, K].
+  /// (their 256 bytes of global scratch per program say that they stayed;
+  /// 384 with the map of an fp16 c, \p T, which the accelerator stores
+  /// through), with \p Strides after M, N and K for the block-pointer
+  /// kernel. With \p TransposedB, the kernel takes b as bt [N, K].
+  template <class T = float>
   void checkDeviceMapMatmul(const std::string &Name, const std::string &Kernel,
                             std::int64_t BM, std::int64_t BN, bool Strides,
                             bool TransposedB = false) {
     tile::Kernel K = kernel(Name, Kernel);
-    EXPECT_EQ(K.info().GlobalScratchBytes, 256u) << Name;
+    const std::uint64_t Maps = std::is_same_v<T, tile::Half> ? 3 : 2;
+    EXPECT_EQ(K.info().GlobalScratchBytes, 128 * Maps) << Name;
     const std::int64_t M = 300, N = 144, Kd = 208;
     std::vector<tile::Half> A = randomHalves(M * Kd, 106), B = randomHalves(Kd * N, 107);
     std::vector<tile::Half> Given = B;
@@ -243,7 +264,7 @@ protected:
           Given[J * Kd + L] = B[L * N + J];
     auto DA = upload(A);
     auto DB = upload(Given);
-    auto DC = poisoned<float>(M * N + 256);
+    auto DC = poisoned<T>(M * N + 256);
     tile::Grid Grid{gputest::blocks(M, BM), gputest::blocks(N, BN)};
     if (Strides)
       K.launch(Grid, tile::Stream(), DA, DB, DC, I32(M), I32(N), I32(Kd), I32(Kd),
@@ -251,7 +272,7 @@ protected:
     else
       K.launch(Grid, tile::Stream(), DA, DB, DC, I32(M), I32(N), I32(Kd));
     Ctx->synchronize();
-    std::vector<float> C = result(DC, M * N, Name);
+    std::vector<float> C = resultAsFloats(DC, M * N, Name);
     expectProduct(A, B, C.data(), M, N, Kd, Name);
   }
 
@@ -412,6 +433,34 @@ TEST_F(BlockPointerTest, HostTensorDescriptorMatmul) {
 TEST_F(BlockPointerTest, HostTensorDescriptorMatmulWgmma) {
   checkHostDescriptorMatmul(kernel("host_desc_matmul_wgmma", "k_host_desc_matmul"), 128,
                             128, 64);
+}
+
+// fp16 products stored through the tensor memory accelerator: the host
+// descriptor's own map (sm_90; wgmma on sm_90a), maps the kernels build for
+// a descriptor and a block pointer (sm_90a), every edge clipped.
+TEST_F(BlockPointerTest, HostTensorDescriptorStoreThroughTensorMap) {
+  checkHostDescriptorMatmul<tile::Half>(kernel("host_desc_matmul_tma_store", "k_host_desc_matmul"),
+                                        64, 64, 32);
+}
+
+TEST_F(BlockPointerTest, HostTensorDescriptorStoreThroughTensorMapWgmma) {
+  checkHostDescriptorMatmul<tile::Half>(
+      kernel("host_desc_matmul_wgmma_tma_store", "k_host_desc_matmul"), 128, 128, 64);
+}
+
+TEST_F(BlockPointerTest, DeviceTensorDescriptorStoreThroughTensorMap) {
+  checkDeviceMapMatmul<tile::Half>("device_desc_matmul_tma_store", "k_device_desc_matmul", 64,
+                                   64, false);
+}
+
+TEST_F(BlockPointerTest, DeviceTensorDescriptorStoreThroughTensorMapWgmma) {
+  checkDeviceMapMatmul<tile::Half>("device_desc_matmul_wgmma_tma_store", "k_device_desc_matmul",
+                                   128, 128, false);
+}
+
+TEST_F(BlockPointerTest, BlockPointerStoreThroughTensorMap) {
+  checkDeviceMapMatmul<tile::Half>("block_ptr_matmul_tma_store", "k_block_ptr_matmul", 64, 64,
+                                   true);
 }
 
 TEST_F(BlockPointerTest, DeviceTensorDescriptorMatmul) {

@@ -83,20 +83,11 @@ Value MLIRGenerator::generateBuiltin(const BuiltinCallExpr &call) {
     if (call.getType().getElement() != ScalarKind::I1) {
       Value load;
       if (call.getArgs().size() > kLoadArgs) {
-        // A descriptor's or block pointer's load: its map, coordinates
-        // and parts (Sema::addTensorMap).
-        Value map = generateExpr(call.getArg(kLoadArgs));
-        llvm::SmallVector<Value> coords, parts;
-        for (auto [index, values] : {std::pair{kLoadArgs + 1, &coords},
-                                     std::pair{kLoadArgs + 2, &parts}})
-          for (const ExprPtr &element :
-               llvm::cast<TupleExpr>(call.getArg(index)).getElements())
-            values->push_back(generateExpr(*element));
-        if (!map || llvm::is_contained(coords, Value()) ||
-            llvm::is_contained(parts, Value()))
+        TensorMapOperands map;
+        if (!generateTensorMapOperands(call, kLoadArgs, map))
           return nullptr;
-        load = mlir::tile::LoadOp::create(builder, where, result, ptr, mask, other, map,
-                                          coords, parts);
+        load = mlir::tile::LoadOp::create(builder, where, result, ptr, mask, other, map.map,
+                                          map.coords, map.parts);
       } else {
         load = mlir::tile::LoadOp::create(builder, where, result, ptr, mask, other);
       }
@@ -457,6 +448,17 @@ Value MLIRGenerator::generateAtomic(const BuiltinCallExpr &call,
                                          sem, scope);
 }
 
+bool MLIRGenerator::generateTensorMapOperands(const BuiltinCallExpr &call, unsigned first,
+                                              TensorMapOperands &out) {
+  out.map = generateExpr(call.getArg(first));
+  for (auto [index, values] :
+       {std::pair{first + 1, &out.coords}, std::pair{first + 2, &out.parts}})
+    for (const ExprPtr &element : llvm::cast<TupleExpr>(call.getArg(index)).getElements())
+      values->push_back(generateExpr(*element));
+  return out.map && !llvm::is_contained(out.coords, Value()) &&
+         !llvm::is_contained(out.parts, Value());
+}
+
 bool MLIRGenerator::generateVoidCall(const Expr &expr) {
   const auto *call = llvm::dyn_cast<BuiltinCallExpr>(&expr);
   if (!call) {
@@ -476,6 +478,14 @@ bool MLIRGenerator::generateVoidCall(const Expr &expr) {
       return false;
     if (call->getArg(0).getType().getElement() == ScalarKind::I1)
       value = boolToByte(where, value);
+    if (call->getArgs().size() > kStoreArgs) {
+      TensorMapOperands map;
+      if (!generateTensorMapOperands(*call, kStoreArgs, map))
+        return false;
+      mlir::tile::StoreOp::create(builder, where, ptr, value, mask, map.map, map.coords,
+                                  map.parts);
+      return true;
+    }
     mlir::tile::StoreOp::create(builder, where, ptr, value, mask);
     return true;
   }

@@ -150,6 +150,16 @@ private:
   bool generateArgs(const BuiltinCallExpr &call,
                     llvm::SmallVectorImpl<Value> &operands, unsigned first = 0);
   Value generateBuiltin(const BuiltinCallExpr &call);
+  /// The tensor map, coordinates and descriptor parts of a descriptor's or
+  /// block pointer's load or store (Sema::addTensorMap).
+  struct TensorMapOperands {
+    Value map;
+    llvm::SmallVector<Value> coords, parts;
+  };
+  /// Generates the tensor-map operands that start at argument `first` of a
+  /// load or store; false if one of them failed.
+  bool generateTensorMapOperands(const BuiltinCallExpr &call, unsigned first,
+                                 TensorMapOperands &out);
   /// Marks `load` volatile (tile::kVolatileAttr) when `call` asks so.
   void markVolatile(const BuiltinCallExpr &call, Value load);
   /// Volatile loads made so far (each gets its own attribute value).

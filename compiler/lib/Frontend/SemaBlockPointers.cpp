@@ -343,22 +343,23 @@ ExprPtr Sema::typeDescriptorAccess(Builtin builtin, SourceLoc loc,
     access.push_back(text(""));
     access.push_back(text(""));
     access.push_back(makeConstant(loc, ConstValue::getBool(false)));
-    std::string blockName;
-    ExprPtr load = typeBlockPointerAccess(Builtin::Load, loc, std::move(access), &blockName);
-    if (!load)
-      return load;
-    if (tensorMap.empty())
-      return addDeviceTensorMap(std::move(load), blockName, loc);
-    NameExpr map(loc, tensorMap, nullptr);
-    return addTensorMap(std::move(load), analyzeName(map), blockName, loc);
+  } else {
+    // ptr, value, mask, boundary_check, cache_modifier, eviction_policy.
+    access.push_back(std::move(args[2]));
+    access.push_back(none());
+    access.push_back(makeConstant(loc, ConstValue::getTuple(std::move(everyDim))));
+    access.push_back(text(""));
+    access.push_back(text(""));
   }
-  // ptr, value, mask, boundary_check, cache_modifier, eviction_policy.
-  access.push_back(std::move(args[2]));
-  access.push_back(none());
-  access.push_back(makeConstant(loc, ConstValue::getTuple(std::move(everyDim))));
-  access.push_back(text(""));
-  access.push_back(text(""));
-  return typeBlockPointerAccess(Builtin::Store, loc, std::move(access));
+  std::string blockName;
+  ExprPtr typed = typeBlockPointerAccess(isLoad ? Builtin::Load : Builtin::Store, loc,
+                                         std::move(access), &blockName);
+  if (!typed)
+    return typed;
+  if (tensorMap.empty())
+    return addDeviceTensorMap(std::move(typed), blockName, loc);
+  NameExpr map(loc, tensorMap, nullptr);
+  return addTensorMap(std::move(typed), analyzeName(map), blockName, loc);
 }
 
 void Sema::bindBlockPointer(llvm::StringRef name, SourceLoc loc, ExprPtr value) {
@@ -533,11 +534,12 @@ ExprPtr Sema::typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
   return typeMemoryOp(builtin, loc, std::move(args));
 }
 
-ExprPtr Sema::addTensorMap(ExprPtr load, ExprPtr map, llvm::StringRef blockName,
+ExprPtr Sema::addTensorMap(ExprPtr access, ExprPtr map, llvm::StringRef blockName,
                            SourceLoc loc) {
-  auto *call = llvm::dyn_cast<BuiltinCallExpr>(load.get());
-  if (!call || call->getBuiltin() != Builtin::Load)
-    return load;
+  auto *call = llvm::dyn_cast<BuiltinCallExpr>(access.get());
+  if (!call || (call->getBuiltin() != Builtin::Load && call->getBuiltin() != Builtin::Store))
+    return access;
+  Builtin builtin = call->getBuiltin();
   Type type = call->getType();
   std::vector<ExprPtr> args = call->takeArgs();
   std::vector<std::string> parts = getVariableParts(blockName);
@@ -558,7 +560,7 @@ ExprPtr Sema::addTensorMap(ExprPtr load, ExprPtr map, llvm::StringRef blockName,
   args.push_back(std::make_unique<TupleExpr>(loc, std::move(descriptorParts), /*list=*/false));
   if (llvm::any_of(args, [](const ExprPtr &arg) { return !arg; }))
     return nullptr;
-  return makeCall(loc, Builtin::Load, std::move(args), std::move(type));
+  return makeCall(loc, builtin, std::move(args), std::move(type));
 }
 
 /// The box (outermost dimension first) and swizzle in bytes of the tensor
@@ -579,23 +581,27 @@ getTensorMapBox(ScalarKind elem, llvm::ArrayRef<int64_t> blockShape) {
   return std::pair{std::vector<int64_t>{rows, panelCols}, panelCols * 2};
 }
 
-ExprPtr Sema::addDeviceTensorMap(ExprPtr load, llvm::StringRef blockName, SourceLoc loc) {
-  auto *call = llvm::dyn_cast<BuiltinCallExpr>(load.get());
-  if (!options.deviceTensorMaps || !call || call->getBuiltin() != Builtin::Load ||
-      !call->getType().isTile() || call->getType().isPointer())
-    return load;
+ExprPtr Sema::addDeviceTensorMap(ExprPtr access, llvm::StringRef blockName, SourceLoc loc) {
+  auto *call = llvm::dyn_cast<BuiltinCallExpr>(access.get());
+  if (!options.deviceTensorMaps || !call ||
+      (call->getBuiltin() != Builtin::Load && call->getBuiltin() != Builtin::Store))
+    return access;
+  // The tile the access moves: the pointers' shape and pointee.
+  const Type &pointers = call->getArg(0).getType();
+  if (!pointers.isTile() || !pointers.isPointer())
+    return access;
   // The map's dimensions in memory order, outermost first: the block's, or
   // the other way round when its dimension 0 is the contiguous one (order
   // (0, 1): attention's K^T), whose slots hold the block transposed.
   const ConstValue &order = blockPointers.find(blockName)->second.order;
   bool transposed = order.isTuple() && order.getTuple().size() == 2 &&
                     order.getTuple()[0].isInt() && order.getTuple()[0].getInt() == 0;
-  Shape shape(call->getType().getShape());
-  if (transposed)
+  Shape shape(pointers.getShape());
+  if (transposed && shape.size() == 2)
     std::swap(shape[0], shape[1]);
-  auto box = getTensorMapBox(call->getType().getElement(), shape);
+  auto box = getTensorMapBox(pointers.getElement(), shape);
   if (!box)
-    return load;
+    return access;
   // base, shape0, shape1, stride0, stride1 (getVariableParts' order),
   // the dimensions swapped when transposed.
   std::vector<std::string> parts = getVariableParts(blockName);
@@ -616,7 +622,7 @@ ExprPtr Sema::addDeviceTensorMap(ExprPtr load, llvm::StringRef blockName, Source
   args.push_back(makeConstant(loc, ConstValue::getInt(box->second)));
   ExprPtr map = makeCall(loc, Builtin::MakeTensorMap, std::move(args),
                          Type::getScalar(ScalarKind::I64));
-  return addTensorMap(std::move(load), std::move(map), blockName, loc);
+  return addTensorMap(std::move(access), std::move(map), blockName, loc);
 }
 
 void Sema::bindHostDescriptor(const Param &param, const Type &type, bool shapesDivisible,

@@ -297,7 +297,7 @@ ExprPtr Sema::typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> 
   if (args[0]->getType().isBlockPointer()) {
     std::string blockName;
     ExprPtr access = typeBlockPointerAccess(builtin, loc, std::move(args), &blockName);
-    if (!access || builtin != Builtin::Load)
+    if (!access)
       return access;
     return addDeviceTensorMap(std::move(access), blockName, loc);
   }

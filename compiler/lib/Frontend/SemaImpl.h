@@ -353,17 +353,18 @@ private:
   ExprPtr typeBlockPointerAccess(Builtin builtin, SourceLoc loc,
                                  std::vector<ExprPtr> args,
                                  std::string *boundName = nullptr);
-  /// `load` from the block pointer bound to `blockName`, with tensor map
-  /// `map`, the coordinates and the descriptor's parts appended to its
-  /// arguments (MLIRGen gives them to tile.load's `tma` operands).
-  ExprPtr addTensorMap(ExprPtr load, ExprPtr map, llvm::StringRef blockName,
+  /// `access` (a load or store of the block pointer bound to `blockName`),
+  /// with tensor map `map`, the coordinates and the descriptor's parts
+  /// appended to its arguments (MLIRGen gives them to tile.load's or
+  /// tile.store's `tma` operands).
+  ExprPtr addTensorMap(ExprPtr access, ExprPtr map, llvm::StringRef blockName,
                        SourceLoc loc);
-  /// `load` from the block pointer bound to `blockName` (made in the
-  /// kernel) with a tensor map of its parts (a MakeTensorMap call, its
-  /// dimensions in memory order: swapped for a block pointer of order
-  /// (0, 1)), when the target builds maps in kernels and the tensor memory
-  /// accelerator can copy its blocks; else `load` as it is.
-  ExprPtr addDeviceTensorMap(ExprPtr load, llvm::StringRef blockName, SourceLoc loc);
+  /// `access` (a load or store of the block pointer bound to `blockName`,
+  /// made in the kernel) with a tensor map of its parts (a MakeTensorMap
+  /// call, its dimensions in memory order: swapped for a block pointer of
+  /// order (0, 1)), when the target builds maps in kernels and the tensor
+  /// memory accelerator can copy its blocks; else `access` as it is.
+  ExprPtr addDeviceTensorMap(ExprPtr access, llvm::StringRef blockName, SourceLoc loc);
   /// The value of block-pointer variable `name` (rebuilt from its parts).
   ExprPtr loadBlockPointer(llvm::StringRef name, SourceLoc loc);
   /// Reshapes a 1-D tile to rank `rank`, keeping it along `dim`.

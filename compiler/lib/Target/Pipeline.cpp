@@ -59,6 +59,12 @@ void mlir::tilec::buildTileToTileGPUPipeline(OpPassManager &pm,
   pipeline.target = arch.str();
   pipeline.sharedMemoryLimit = getSharedMemoryLimit(arch);
   pm.addPass(tilegpu::createTileGPUPipeline(pipeline));
+  // Descriptors' stores go through one slot and the tensor memory
+  // accelerator (sm_90).
+  tilegpu::TileGPUTmaStoreOptions tmaStore;
+  tmaStore.target = arch.str();
+  tmaStore.sharedMemoryLimit = getSharedMemoryLimit(arch);
+  pm.addPass(tilegpu::createTileGPUTmaStore(tmaStore));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

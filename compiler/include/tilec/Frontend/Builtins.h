@@ -26,6 +26,11 @@ namespace tilec {
 /// (Sema::addTensorMap).
 constexpr unsigned kLoadArgs = 8;
 
+/// The arguments of a typed tl.store call (ptr, value, mask, boundary_check,
+/// cache_modifier, eviction_policy); a store of a tensor descriptor or block
+/// pointer may have the same three more as a load (kLoadArgs).
+constexpr unsigned kStoreArgs = 6;
+
 /// Builtin functions. Signatures (normalized argument order) are in
 /// Builtins.cpp's table and printed by getBuiltinSignature; the ones Sema
 /// types today:

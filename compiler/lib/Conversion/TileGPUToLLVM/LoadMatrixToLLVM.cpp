@@ -154,14 +154,52 @@ tilegpu::MmaEncodingAttr mlir::tilec::getTensorCoreLayout(tile::DotOp dot,
   return {};
 }
 
+void mlir::tilec::storeSwizzled(Location loc, RewriterBase &rewriter,
+                                Value value, Value packed, Value base,
+                                tilegpu::SwizzledSharedEncodingAttr shared,
+                                Type element) {
+  auto type = cast<RankedTensorType>(value.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  Attribute srcLayout = type.getEncoding();
+  unsigned srcFastest = tilegpu::getLayoutOrder(srcLayout).front();
+  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  // Runs of registers consecutive along the stored rows, never crossing a
+  // 16-byte vector (the swizzle moves whole vectors).
+  SmallVector<Value> elements = unpackElements(loc, packed, rewriter);
+  auto indices = emitIndices(loc, rewriter, srcLayout, shape);
+  int64_t run = 1;
+  if (srcFastest == shared.getOrder().front())
+    run = std::min<int64_t>(
+        tilegpu::getContigPerThread(srcLayout, shape)[srcFastest],
+        shared.getVec());
+  Type runType = run == 1 ? element : VectorType::get(run, element);
+  for (size_t first = 0; first < elements.size(); first += run) {
+    Value stored = elements[first];
+    if (run > 1) {
+      stored = LLVM::UndefOp::create(rewriter, loc, runType);
+      for (int64_t i = 0; i < run; ++i)
+        stored = LLVM::InsertElementOp::create(rewriter, loc, stored,
+                                               elements[first + i],
+                                               i32Constant(loc, rewriter, i));
+    }
+    Value offset = emitSwizzledOffset(loc, rewriter, shared, shape[0],
+                                      shape[1], elementBytes,
+                                      indices[first][0], indices[first][1]);
+    LLVM::StoreOp::create(
+        rewriter, loc, stored,
+        LLVM::GEPOp::create(rewriter, loc, base.getType(), element, base,
+                            offset),
+        run * elementBytes);
+  }
+}
+
 StagedOperand mlir::tilec::stageOperand(Location loc, RewriterBase &rewriter,
                                         Value value, Value packed, Value base,
                                         tilegpu::DotOperandEncodingAttr layout,
                                         Type element) {
   auto type = cast<RankedTensorType>(value.getType());
   ArrayRef<int64_t> shape = type.getShape();
-  Attribute srcLayout = type.getEncoding();
-  unsigned srcFastest = tilegpu::getLayoutOrder(srcLayout).front();
+  unsigned srcFastest = tilegpu::getLayoutOrder(type.getEncoding()).front();
   // A b operand whose registers run along K is stored transposed ([N, K]),
   // so that its runs stay vectors; ldmatrix without .trans reads it, and
   // wgmma as a K-major b. Everything else is stored row-major.
@@ -173,33 +211,7 @@ StagedOperand mlir::tilec::stageOperand(Location loc, RewriterBase &rewriter,
       tilegpu::SwizzledSharedEncodingAttr::getForLdmatrix(
           rewriter.getContext(), shape, element.getIntOrFloatBitWidth(), order),
       layout, SmallVector<int64_t>(shape), element};
-  // Runs of registers consecutive along the stored rows, never crossing a
-  // 16-byte vector (the swizzle moves whole vectors).
-  SmallVector<Value> elements = unpackElements(loc, packed, rewriter);
-  auto indices = emitIndices(loc, rewriter, srcLayout, shape);
-  int64_t run = 1;
-  if (srcFastest == order.front())
-    run = std::min<int64_t>(
-        tilegpu::getContigPerThread(srcLayout, shape)[srcFastest],
-        operand.shared.getVec());
-  Type runType = run == 1 ? element : VectorType::get(run, element);
-  for (size_t first = 0; first < elements.size(); first += run) {
-    Value stored = elements[first];
-    if (run > 1) {
-      stored = LLVM::UndefOp::create(rewriter, loc, runType);
-      for (int64_t i = 0; i < run; ++i)
-        stored = LLVM::InsertElementOp::create(rewriter, loc, stored,
-                                               elements[first + i],
-                                               i32Constant(loc, rewriter, i));
-    }
-    Value offset =
-        emitSwizzledOffset(loc, rewriter, operand.shared, shape[0], shape[1],
-                           element.getIntOrFloatBitWidth() / 8,
-                           indices[first][0], indices[first][1]);
-    LLVM::StoreOp::create(rewriter, loc, stored,
-                          elementAddress(loc, rewriter, operand, offset),
-                          run * 2);
-  }
+  storeSwizzled(loc, rewriter, value, packed, base, operand.shared, element);
   return operand;
 }
 
@@ -422,11 +434,32 @@ struct LocalLoadOpConversion : OpConversionPattern<tilegpu::LocalLoadOp> {
   }
 };
 
+/// local_store: the tile into its slot, swizzled as the slot's encoding
+/// says (storeSwizzled); no barrier.
+struct LocalStoreOpConversion : OpConversionPattern<tilegpu::LocalStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::LocalStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    tilegpu::MemDescType buffer = op.getBuffer().getType();
+    Type element = getTypeConverter()->convertType(buffer.getElementType());
+    Value slot = getSlotAddress(loc, rewriter, adaptor.getBuffer(),
+                                adaptor.getSlot(), buffer, element);
+    storeSwizzled(loc, rewriter, op.getValue(), adaptor.getValue(), slot,
+                  cast<tilegpu::SwizzledSharedEncodingAttr>(buffer.getEncoding()),
+                  element);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tilec::populateLoadMatrixToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<ConvertToDotOperand>(converter, patterns.getContext());
-  patterns.add<LocalLoadOpConversion>(converter, patterns.getContext(),
-                                      kTilePatternBenefit);
+  patterns.add<LocalLoadOpConversion, LocalStoreOpConversion>(
+      converter, patterns.getContext(), kTilePatternBenefit);
 }

@@ -7,8 +7,11 @@
 // mbarrier.arrive.expect_tx with the slot's bytes, then one
 // cp.async.bulk.tensor per 128-byte panel of the slot (a box of the map, the
 // panel's columns from the tile's first column + panel * panel columns);
-// wait_barrier in every thread, a try_wait.parity loop; make_tensormap in
-// thread 0 too, into the program's global scratch.
+// wait_barrier in every thread, a try_wait.parity loop; tma_store: a proxy
+// fence and a barrier, then thread 0 stores each panel of the slot with
+// cp.async.bulk.tensor and waits until the slot has been read, then a
+// barrier; make_tensormap in thread 0 too, into the program's global
+// scratch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,6 +91,64 @@ struct BarriersOpConversion : OpConversionPattern<BarriersOp> {
   }
 };
 
+/// The i32 shared address of slot `slot` of `buffer` (at `base`).
+Value getSlotShared(Location loc, RewriterBase &rewriter, Value base,
+                    Value slot, tilegpu::MemDescType buffer, Type element) {
+  return getSharedAddress(
+      loc, rewriter, getSlotAddress(loc, rewriter, base, slot, buffer, element));
+}
+
+/// A slot as the tensor memory accelerator moves it: panels of rows of at
+/// most 128 bytes (as emitSwizzledOffset stores them), one box of the map
+/// each, and the inline-asm operands of every panel's copy.
+struct SlotPanels {
+  int64_t rows, cols, elementBytes;
+  /// Whole panels, and the columns of each.
+  int64_t panels, panelCols;
+  /// The map's coordinates of the tile, outermost first (a transposed slot
+  /// holds the tile's dimension 0 contiguous, so its map's innermost
+  /// dimension is the tile's first).
+  Value outer, innerStart;
+  /// The i32 shared address of the slot.
+  Value slot;
+
+  /// Slot `slotIndex` of `buffer` (converted `converted`), copied to or from
+  /// the tile at `coords` (converted).
+  SlotPanels(Location loc, RewriterBase &rewriter, const TypeConverter &converter,
+             tilegpu::MemDescType buffer, Value converted, Value slotIndex,
+             ValueRange coords) {
+    Type element = converter.convertType(buffer.getElementType());
+    bool transposed =
+        cast<tilegpu::SwizzledSharedEncodingAttr>(buffer.getEncoding()).isTransposed();
+    rows = buffer.getSlotShape()[transposed ? 1 : 0];
+    cols = buffer.getSlotShape()[transposed ? 0 : 1];
+    outer = coords[transposed ? 1 : 0];
+    innerStart = coords[transposed ? 0 : 1];
+    elementBytes = element.getIntOrFloatBitWidth() / 8;
+    panelCols = std::min<int64_t>(cols, 128 / elementBytes);
+    panels = cols / panelCols;
+    slot = getSlotShared(loc, rewriter, converted, slotIndex, buffer, element);
+  }
+
+  int64_t getBytes() const { return rows * cols * elementBytes; }
+
+  /// Appends panel `panel`'s shared address and inner coordinate to
+  /// `operands` ("r" constraints), and returns their operand numbers.
+  std::pair<unsigned, unsigned> addPanel(Location loc, RewriterBase &rewriter,
+                                         int64_t panel,
+                                         SmallVectorImpl<Value> &operands,
+                                         SmallVectorImpl<std::string> &constraints) const {
+    unsigned shared = operands.size();
+    operands.push_back(LLVM::AddOp::create(
+        rewriter, loc, slot,
+        i32Constant(loc, rewriter, panel * rows * panelCols * elementBytes)));
+    operands.push_back(LLVM::AddOp::create(
+        rewriter, loc, innerStart, i32Constant(loc, rewriter, panel * panelCols)));
+    constraints.append({"r", "r"});
+    return {shared, shared + 1};
+  }
+};
+
 struct TmaCopyOpConversion : OpConversionPattern<tilegpu::TmaCopyOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -95,27 +156,11 @@ struct TmaCopyOpConversion : OpConversionPattern<tilegpu::TmaCopyOp> {
   matchAndRewrite(tilegpu::TmaCopyOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    tilegpu::MemDescType buffer = op.getBuffer().getType();
-    tilegpu::MemDescType barriers = op.getBarriers().getType();
-    Type element = getTypeConverter()->convertType(buffer.getElementType());
-    int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
-    // Rows and columns as the slot stores them (a transposed slot holds
-    // the tile's dimension 0 contiguous); the coordinates follow the map's
-    // dimensions, outermost first.
-    bool transposed =
-        cast<tilegpu::SwizzledSharedEncodingAttr>(buffer.getEncoding()).isTransposed();
-    int64_t rows = buffer.getSlotShape()[transposed ? 1 : 0];
-    int64_t cols = buffer.getSlotShape()[transposed ? 0 : 1];
-    Value outer = adaptor.getCoords()[transposed ? 1 : 0];
-    Value innerStart = adaptor.getCoords()[transposed ? 0 : 1];
-    // Panels as emitSwizzledOffset stores them: 128-byte rows at most.
-    int64_t panelCols = std::min<int64_t>(cols, 128 / elementBytes);
-    int64_t panels = cols / panelCols;
-    Value slot = getShared(loc, rewriter, adaptor.getBuffer(),
-                           adaptor.getSlot(), buffer, element);
-    Value barrier =
-        getShared(loc, rewriter, adaptor.getBarriers(), adaptor.getSlot(),
-                  barriers, rewriter.getI64Type());
+    SlotPanels slots(loc, rewriter, *getTypeConverter(), op.getBuffer().getType(),
+                     adaptor.getBuffer(), adaptor.getSlot(), adaptor.getCoords());
+    Value barrier = getSlotShared(loc, rewriter, adaptor.getBarriers(),
+                                  adaptor.getSlot(), op.getBarriers().getType(),
+                                  rewriter.getI64Type());
     Value pred = LLVM::AndOp::create(
         rewriter, loc,
         LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
@@ -126,20 +171,15 @@ struct TmaCopyOpConversion : OpConversionPattern<tilegpu::TmaCopyOp> {
     // per panel its destination and inner coordinate.
     SmallVector<Value> operands{
         LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(), pred),
-        barrier, adaptor.getTensormap(), outer};
+        barrier, adaptor.getTensormap(), slots.outer};
     SmallVector<std::string> constraints{"r", "r", "l", "r"};
     std::string text = ".reg .pred copy;\nsetp.ne.b32 copy, $0, 0;\n"
                        "@copy mbarrier.arrive.expect_tx.shared::cta.b64 _, "
                        "[$1], " +
-                       std::to_string(rows * cols * elementBytes) + ";\n";
-    for (int64_t panel = 0; panel < panels; ++panel) {
-      unsigned dst = operands.size(), inner = dst + 1;
-      operands.push_back(LLVM::AddOp::create(
-          rewriter, loc, slot,
-          i32Constant(loc, rewriter, panel * rows * panelCols * elementBytes)));
-      operands.push_back(LLVM::AddOp::create(
-          rewriter, loc, innerStart, i32Constant(loc, rewriter, panel * panelCols)));
-      constraints.append({"r", "r"});
+                       std::to_string(slots.getBytes()) + ";\n";
+    for (int64_t panel = 0; panel < slots.panels; ++panel) {
+      auto [dst, inner] =
+          slots.addPanel(loc, rewriter, panel, operands, constraints);
       text += "@copy cp.async.bulk.tensor.2d.shared::cluster.global.tile."
               "mbarrier::complete_tx::bytes [$" +
               std::to_string(dst) + "], [$2, {$" + std::to_string(inner) +
@@ -149,15 +189,44 @@ struct TmaCopyOpConversion : OpConversionPattern<tilegpu::TmaCopyOp> {
     rewriter.eraseOp(op);
     return success();
   }
+};
 
-private:
-  /// The i32 shared address of slot `slot` of `buffer` (at `base`).
-  static Value getShared(Location loc, RewriterBase &rewriter, Value base,
-                         Value slot, tilegpu::MemDescType buffer,
-                         Type element) {
-    return getSharedAddress(
-        loc, rewriter,
-        getSlotAddress(loc, rewriter, base, slot, buffer, element));
+/// tma_store: every thread fences its writes of the slot for the async
+/// proxy; after a barrier thread 0 stores each panel with
+/// cp.async.bulk.tensor (a bulk group), commits the group and waits until
+/// it has read the slot; a second barrier keeps every thread from writing
+/// the slot's bytes before that.
+struct TmaStoreOpConversion : OpConversionPattern<tilegpu::TmaStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::TmaStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SlotPanels slots(loc, rewriter, *getTypeConverter(), op.getBuffer().getType(),
+                     adaptor.getBuffer(), adaptor.getSlot(), adaptor.getCoords());
+    emitAsyncProxyFence(loc, rewriter);
+    emitBarrier(loc, rewriter);
+    // $0 thread, $1 tensor map, $2 outer coordinate, then per panel its
+    // source and inner coordinate.
+    SmallVector<Value> operands{getThreadIndex(loc, rewriter),
+                                adaptor.getTensormap(), slots.outer};
+    SmallVector<std::string> constraints{"r", "l", "r"};
+    std::string text = ".reg .pred first;\nsetp.eq.u32 first, $0, 0;\n";
+    for (int64_t panel = 0; panel < slots.panels; ++panel) {
+      auto [src, inner] =
+          slots.addPanel(loc, rewriter, panel, operands, constraints);
+      text += "@first cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group "
+              "[$1, {$" +
+              std::to_string(inner) + ", $2}], [$" + std::to_string(src) +
+              "];\n";
+    }
+    text += "@first cp.async.bulk.commit_group;\n"
+            "@first cp.async.bulk.wait_group.read 0;\n";
+    emitAsm(loc, rewriter, {}, operands, text, constraints);
+    emitBarrier(loc, rewriter);
+    rewriter.eraseOp(op);
+    return success();
   }
 };
 
@@ -260,7 +329,7 @@ void mlir::tilec::populateTmaOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<BarriersOpConversion<tilegpu::InitBarriersOp>,
                BarriersOpConversion<tilegpu::InvalBarriersOp>,
-               TmaCopyOpConversion, WaitBarrierOpConversion,
-               MakeTensorMapOpConversion>(
+               TmaCopyOpConversion, TmaStoreOpConversion,
+               WaitBarrierOpConversion, MakeTensorMapOpConversion>(
       converter, patterns.getContext(), kTilePatternBenefit);
 }

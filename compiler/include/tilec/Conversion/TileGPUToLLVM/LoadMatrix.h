@@ -59,6 +59,15 @@ Value getLocalLoadAddress(Location loc, ConversionPatternRewriter &rewriter,
 /// tensor-core instruction of tilec multiplies.
 tilegpu::MmaEncodingAttr getTensorCoreLayout(tile::DotOp dot, unsigned version);
 
+/// Stores every element of the 2-D distributed tile `value` (converted
+/// `packed`) at `base` (!llvm.ptr<3>) as the swizzled encoding `shared`
+/// places it (emitSwizzledOffset), in vectors where the thread's registers
+/// run along the stored rows (never across a 16-byte vector of the
+/// swizzle); no barrier. `element` is the converted element type.
+void storeSwizzled(Location loc, RewriterBase &rewriter, Value value,
+                   Value packed, Value base,
+                   tilegpu::SwizzledSharedEncodingAttr shared, Type element);
+
 /// Stores every element of the distributed tile `value` (converted `packed`)
 /// at `base` with the ldmatrix swizzle (no barrier), and returns the staged
 /// operand that `layout` reads. `element` is the converted element type

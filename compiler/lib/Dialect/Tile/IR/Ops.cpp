@@ -137,6 +137,31 @@ void LoadOp::getEffects(
     effects.emplace_back(MemoryEffects::Write::get(), SideEffects::DefaultResource::get());
 }
 
+/// Verifies the tensor-map operands of a load or store of a descriptor's
+/// tile: a map, one coordinate per dimension of the tile, and the
+/// descriptor's base, shapes and strides; or none of them.
+template <typename AccessOp>
+static LogicalResult verifyTensorMapOperands(AccessOp op) {
+  auto tile = dyn_cast<RankedTensorType>(op.getPtr().getType());
+  if (!op.getTensormap() &&
+      (!op.getTmaCoords().empty() || !op.getTmaParts().empty()))
+    return op.emitOpError("has tensor-map coordinates or parts without a "
+                          "tensor map");
+  if (!op.getTensormap())
+    return success();
+  int64_t rank = tile ? tile.getRank() : 0;
+  if (!tile || static_cast<int64_t>(op.getTmaCoords().size()) != rank)
+    return op.emitOpError("needs one tensor-map coordinate per dimension of "
+                          "a tile");
+  if (static_cast<int64_t>(op.getTmaParts().size()) != 1 + 2 * rank ||
+      !isa<PointerType>(op.getTmaParts().front().getType()) ||
+      llvm::any_of(op.getTmaParts().drop_front(),
+                   [](Value part) { return !part.getType().isInteger(64); }))
+    return op.emitOpError("needs the descriptor's base, then its ")
+           << rank << " shapes and " << rank << " strides (i64)";
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
   Type expected = getPointeeType(getPtr().getType());
   if (getResult().getType() != expected)
@@ -151,23 +176,7 @@ LogicalResult LoadOp::verify() {
     return emitOpError("'other' type ")
            << getOther().getType() << " does not match the result type "
            << expected;
-  auto tile = dyn_cast<RankedTensorType>(getPtr().getType());
-  if (!getTensormap() && (!getTmaCoords().empty() || !getTmaParts().empty()))
-    return emitOpError("has tensor-map coordinates or parts without a tensor "
-                       "map");
-  if (getTensormap()) {
-    int64_t rank = tile ? tile.getRank() : 0;
-    if (!tile || static_cast<int64_t>(getTmaCoords().size()) != rank)
-      return emitOpError("needs one tensor-map coordinate per dimension of a "
-                         "tile");
-    if (static_cast<int64_t>(getTmaParts().size()) != 1 + 2 * rank ||
-        !isa<PointerType>(getTmaParts().front().getType()) ||
-        llvm::any_of(getTmaParts().drop_front(),
-                     [](Value part) { return !part.getType().isInteger(64); }))
-      return emitOpError("needs the descriptor's base, then its ")
-             << rank << " shapes and " << rank << " strides (i64)";
-  }
-  return success();
+  return verifyTensorMapOperands(*this);
 }
 
 LogicalResult MakeTensorMapOp::verify() {
@@ -209,10 +218,11 @@ LogicalResult StoreOp::verify() {
     return emitOpError("value type ")
            << getValue().getType() << " does not match the pointee type "
            << expected;
-  if (getMask())
-    return verifySameShape(*this, getMask().getType(), getPtr().getType(),
-                           "mask");
-  return success();
+  if (getMask() &&
+      failed(verifySameShape(*this, getMask().getType(), getPtr().getType(),
+                             "mask")))
+    return failure();
+  return verifyTensorMapOperands(*this);
 }
 
 LogicalResult TransOp::verify() {

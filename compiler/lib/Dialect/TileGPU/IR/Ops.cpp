@@ -75,13 +75,40 @@ LogicalResult LocalLoadOp::verify() {
   return success();
 }
 
+LogicalResult LocalStoreOp::verify() {
+  MemDescType buffer = getBuffer().getType();
+  auto value = cast<RankedTensorType>(getValue().getType());
+  if (!matchesSlot(buffer, value, value.getElementType()))
+    return emitOpError("writes ")
+           << value << " into slots of " << buffer
+           << ": shapes or types differ";
+  if (value.getRank() != 2 ||
+      !isa_and_nonnull<BlockedEncodingAttr, MmaEncodingAttr>(value.getEncoding()))
+    return emitOpError("writes 2-D tiles of a blocked or MMA layout only, not ")
+           << value;
+  return success();
+}
+
+/// Verifies that a copy of the tensor memory accelerator names one
+/// coordinate per dimension of `buffer`'s slots.
+static LogicalResult verifyTmaCoords(Operation *op, ValueRange coords,
+                                     MemDescType buffer) {
+  if (coords.size() != buffer.getSlotShape().size())
+    return op->emitOpError("has ")
+           << coords.size() << " coordinates for a "
+           << buffer.getSlotShape().size() << "-D slot";
+  return success();
+}
+
+LogicalResult TmaStoreOp::verify() {
+  return verifyTmaCoords(*this, getCoords(), getBuffer().getType());
+}
+
 LogicalResult TmaCopyOp::verify() {
   MemDescType buffer = getBuffer().getType();
   MemDescType barriers = getBarriers().getType();
-  if (getCoords().size() != buffer.getSlotShape().size())
-    return emitOpError("has ")
-           << getCoords().size() << " coordinates for a "
-           << buffer.getSlotShape().size() << "-D slot";
+  if (failed(verifyTmaCoords(*this, getCoords(), buffer)))
+    return failure();
   if (!barriers.getElementType().isInteger(64) ||
       barriers.getSlotElements() != 1 ||
       barriers.getNumSlots() != buffer.getNumSlots())

@@ -146,13 +146,17 @@ std::string describeOwner(Operation *op) {
       })
       .Case([&](tilegpu::LocalAllocOp alloc) {
         tilegpu::MemDescType buffer = alloc.getType();
-        std::string text = "tl.load, staged in " +
+        bool stores = llvm::any_of(alloc->getUsers(), [](Operation *user) {
+          return isa<tilegpu::TmaStoreOp>(user);
+        });
+        std::string text = std::string(stores ? "a tensor descriptor's store" : "tl.load") +
+                           ", staged in " +
                            std::to_string(buffer.getNumSlots()) +
                            " slots of ";
         for (int64_t dim : buffer.getSlotShape())
           text += std::to_string(dim) + "x";
         llvm::raw_string_ostream os(text);
-        os << buffer.getElementType() << " (num_stages)";
+        os << buffer.getElementType() << (stores ? "" : " (num_stages)");
         return text;
       })
       .Case([&](tilegpu::ConvertLayoutOp convert) {

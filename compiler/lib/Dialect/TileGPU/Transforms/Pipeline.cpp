@@ -19,6 +19,7 @@
 #include "tilec/Analysis/Allocation.h"
 #include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Analysis/RegisterFootprint.h"
+#include "tilec/Analysis/TensorMap.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -135,101 +136,24 @@ bool setCopyWidth(PipelinedLoad &pipelined,
   return vec * 2 >= 4;
 }
 
-/// `value` without the tile.hint ops around it.
-Value stripHints(Value value) {
-  while (auto hint = value.getDefiningOp<tile::HintOp>())
-    value = hint.getSrc();
-  return value;
-}
-
-/// What the pipeline needs of the tensor map a load names.
-struct TensorMapInfo {
-  ArrayRef<int64_t> box; ///< Outermost dimension first.
-  int64_t swizzle;       ///< Bytes.
-  /// Whether the map's innermost dimension is the tile's dimension 0 (its
-  /// copies fill slots that hold the tile transposed).
-  bool transposed = false;
-  /// The stride of the map's innermost dimension, which must be 1.
-  Value innerStride;
-};
-
-/// The tensor map through which the tensor memory accelerator may copy
-/// `load`'s tile in `loop`, or nothing:
-///  - a host descriptor's map (a kernel parameter, sm_90), when the parts
-///    the load read are the parameters the map was encoded from (a.base,
-///    a.shape<d>, a.stride<d> just before it);
-///  - with `deviceMaps` (sm_90a), a map made in the kernel (tile.make_tensormap) before the
-///    loop from exactly those parts (or with both dimensions swapped), when
-///    the base and the outer stride are known to be multiples of 16 bytes
-///    (the map needs them so).
-std::optional<TensorMapInfo> getTensorMapInfo(tile::LoadOp load, scf::ForOp loop,
-                                              const tilec::ModuleAxisInfo &axisInfo,
-                                              bool deviceMaps) {
-  ValueRange parts = load.getTmaParts();
-  constexpr int64_t rank = 2;
-  if (auto make = load.getTensormap().getDefiningOp<tile::MakeTensorMapOp>()) {
-    if (!deviceMaps || loop->isAncestor(make) || make.getBase() != parts[0])
-      return std::nullopt;
-    ValueRange shapes = parts.slice(1, rank), strides = parts.slice(1 + rank, rank);
-    bool same = llvm::equal(make.getShapes(), shapes) && llvm::equal(make.getStrides(), strides);
-    bool swapped = llvm::equal(make.getShapes(), llvm::reverse(shapes)) &&
-                   llvm::equal(make.getStrides(), llvm::reverse(strides));
-    if (!same && !swapped)
-      return std::nullopt;
-    int64_t elementBytes = tilec::getElementBytes(load.getType());
-    if (axisInfo.lookup(make.getBase()).getDivisibility(0) % 16 != 0 ||
-        axisInfo.lookup(make.getStrides()[0]).getDivisibility(0) * elementBytes % 16 != 0)
-      return std::nullopt;
-    return TensorMapInfo{make.getBox(), static_cast<int64_t>(make.getSwizzle()), !same,
-                         make.getStrides()[1]};
-  }
-  auto map = dyn_cast<BlockArgument>(load.getTensormap());
-  auto func = map ? dyn_cast<func::FuncOp>(map.getOwner()->getParentOp()) : nullptr;
-  if (!func || map.getOwner() != &func.getBody().front())
-    return std::nullopt;
-  // The parts: base, shapes, strides; the parameters: the same, then the map.
-  int64_t first = int64_t(map.getArgNumber()) - 1 - 2 * rank;
-  if (first < 0)
-    return std::nullopt;
-  for (int64_t i = 0; i < 2 * rank; ++i)
-    if (stripHints(parts[i]) != func.getArgument(first + i))
-      return std::nullopt;
-  auto box = func.getArgAttrOfType<DenseI64ArrayAttr>(map.getArgNumber(),
-                                                      tile::kTensorMapBoxAttr);
-  auto swizzle = func.getArgAttrOfType<IntegerAttr>(
-      map.getArgNumber(), tile::kTensorMapSwizzleAttr);
-  if (!box || !swizzle)
-    return std::nullopt;
-  return TensorMapInfo{box.asArrayRef(), swizzle.getInt(), false, parts.back()};
-}
-
 /// Whether the tensor memory accelerator can copy `pipelined`'s tile in
 /// `loop` (`tma_copy`): the load names a tensor map (getTensorMapInfo;
-/// made in the kernel only with `deviceMaps`)
-/// whose innermost stride is the constant 1, and the map's box and swizzle
-/// are the panels of the slot that holds the 2-D tile of 16-bit elements
-/// (as SwizzledSharedEncodingAttr::getForLdmatrix and emitSwizzledOffset
-/// lay it out; transposed for a map whose innermost dimension is the
-/// tile's first, which only a b operand's slots may be). Out of bounds the
-/// map reads zeros, as the load's `other` must. Sets the load's direction.
+/// made in the kernel before the loop, only with `deviceMaps`) that fills
+/// the tile's slot (fitsSlotPanels; transposed only for a b operand).
+/// Out of bounds the map reads zeros, as the load's `other` must. Sets the
+/// load's direction.
 bool canCopyWithTma(PipelinedLoad &pipelined, scf::ForOp loop,
                     const tilec::ModuleAxisInfo &axisInfo, bool deviceMaps) {
   tile::LoadOp load = pipelined.load;
   auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!load.getTensormap() || !type || type.getRank() != 2 ||
-      type.getElementType().getIntOrFloatBitWidth() != 16 ||
+  if (!load.getTensormap() || !type ||
       (load.getOther() && !isPositiveZero(load.getOther())))
     return false;
-  std::optional<TensorMapInfo> map = getTensorMapInfo(load, loop, axisInfo, deviceMaps);
-  if (!map || !matchPattern(stripHints(map->innerStride), m_One()) ||
+  std::optional<tilec::TensorMapInfo> map =
+      tilec::getTensorMapInfo(load.getTensormap(), load.getTmaParts(),
+                              tilec::getElementBytes(type), loop, axisInfo, deviceMaps);
+  if (!map || !tilec::fitsSlotPanels(*map, type) ||
       (map->transposed && pipelined.opIdx != 1))
-    return false;
-  // Rows and columns as the slot stores them.
-  int64_t rows = type.getDimSize(map->transposed ? 1 : 0);
-  int64_t cols = type.getDimSize(map->transposed ? 0 : 1);
-  int64_t panelCols = std::min<int64_t>(cols, 64);
-  if (map->box != ArrayRef<int64_t>{rows, panelCols} || map->swizzle != panelCols * 2 ||
-      cols % panelCols != 0)
     return false;
   pipelined.transposed = map->transposed;
   return true;

@@ -206,3 +206,11 @@ func.func @make_tensormap_element(%p: !tile.ptr<f32>, %n: i64) -> !tile.tensorma
   %0 = tile.make_tensormap %p[%n, %n] strides[%n, %n] {box = array<i64: 64, 64>, swizzle = 128 : i64} : !tile.ptr<f32>
   return %0 : !tile.tensormap
 }
+
+// -----
+
+func.func @store_tma_parts(%p: tensor<16x16x!tile.ptr<f16>>, %v: tensor<16x16xf16>, %map: !tile.tensormap, %c: i32, %n: i64) {
+  // expected-error @+1 {{needs the descriptor's base, then its 2 shapes and 2 strides (i64)}}
+  tile.store %p, %v tma %map[%c, %c] of(%n, %n) : (tensor<16x16x!tile.ptr<f16>>, tensor<16x16xf16>, !tile.tensormap, i32, i32, i64, i64) -> ()
+  return
+}

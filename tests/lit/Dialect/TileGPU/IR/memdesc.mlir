@@ -87,3 +87,40 @@ func.func @copy_direction(%p: tensor<32x64x!tile.ptr<f16>, #bt>, %buf: !tilegpu.
 func.func @shared_order(%x: !tilegpu.memdesc<[2, 64, 32], f16, #tilegpu.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0]}>>) {
   return
 }
+
+// -----
+
+// A descriptor's store through one slot: local_store writes the tile, and
+// tma_store stores the slot with the tensor memory accelerator.
+#mma = #tilegpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#s = #tilegpu.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// CHECK-LABEL: func.func @store_slot
+func.func @store_slot(%t: tensor<64x64xf16, #mma>, %map: !tile.tensormap, %x: i32, %y: i32) {
+  // CHECK: %[[BUF:.*]] = tilegpu.local_alloc
+  %buf = tilegpu.local_alloc : !tilegpu.memdesc<[1, 64, 64], f16, #s>
+  %slot = arith.constant 0 : i32
+  // CHECK: tilegpu.local_store %{{.*}}, %[[BUF]][%{{.*}}] : tensor<64x64xf16, #tilegpu.mma
+  tilegpu.local_store %t, %buf[%slot] : tensor<64x64xf16, #mma>, !tilegpu.memdesc<[1, 64, 64], f16, #s>
+  // CHECK: tilegpu.tma_store %[[BUF]][%{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}] : !tilegpu.memdesc<[1, 64, 64], f16, {{.*}}>, !tile.tensormap
+  tilegpu.tma_store %buf[%slot], %map[%x, %y] : !tilegpu.memdesc<[1, 64, 64], f16, #s>, !tile.tensormap
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @local_store_shape(%t: tensor<64x32xf16, #b>, %buf: !tilegpu.memdesc<[1, 32, 64], f16, #s>, %slot: i32) {
+  // expected-error @+1 {{'tilegpu.local_store' op writes 'tensor<64x32xf16, #tilegpu.blocked}}
+  tilegpu.local_store %t, %buf[%slot] : tensor<64x32xf16, #b>, !tilegpu.memdesc<[1, 32, 64], f16, #s>
+  return
+}
+
+// -----
+
+#s = #tilegpu.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @tma_store_coords(%buf: !tilegpu.memdesc<[1, 32, 64], f16, #s>, %slot: i32, %map: !tile.tensormap, %x: i32) {
+  // expected-error @+1 {{has 1 coordinates for a 2-D slot}}
+  tilegpu.tma_store %buf[%slot], %map[%x] : !tilegpu.memdesc<[1, 32, 64], f16, #s>, !tile.tensormap
+  return
+}

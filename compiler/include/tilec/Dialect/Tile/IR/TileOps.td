@@ -206,13 +206,37 @@ def Tile_MakeTensorMapOp : Tile_Op<"make_tensormap", [Pure,
   let hasVerifier = 1;
 }
 
-def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
+def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>,
+    AttrSizedOperandSegments]> {
   let summary = "Store a tile (or scalar) to global memory";
-  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$value,
-                       Optional<Tile_BoolLike>:$mask);
-  let assemblyFormat = [{
-    $ptr `,` $value (`mask` $mask^)? attr-dict `:` functional-type(operands, results)
+  let description = [{
+    Elements whose `mask` is false are not written.
+
+    A store to a tensor descriptor or block pointer may also name a tensor
+    map, the tile's coordinates and the descriptor's parts, as tile.load
+    does (`tma ... of ...`): tilegpu-tma-store then stores the tile with
+    the tensor memory accelerator (sm_90) when the map was made from those
+    parts, and drops the map from every other store. The map clips the
+    tile to the tensor's bounds, as the store's mask does.
   }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$value,
+                       Optional<Tile_BoolLike>:$mask,
+                       Optional<Tile_TensorMapType>:$tensormap,
+                       Variadic<I32>:$tmaCoords,
+                       Variadic<AnyTypeOf<[Tile_PointerType, I64]>>:$tmaParts);
+  let assemblyFormat = [{
+    $ptr `,` $value (`mask` $mask^)?
+    (`tma` $tensormap^ `[` $tmaCoords `]` `of` `(` $tmaParts `)`)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$ptr, "::mlir::Value":$value,
+                   "::mlir::Value":$mask), [{
+      build($_builder, $_state, ptr, value, mask,
+            /*tensormap=*/::mlir::Value(), /*tmaCoords=*/::mlir::ValueRange(),
+            /*tmaParts=*/::mlir::ValueRange());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

@@ -122,6 +122,26 @@ def TileGPU_LocalLoadOp : TileGPU_Op<"local_load",
   let hasVerifier = 1;
 }
 
+def TileGPU_LocalStoreOp : TileGPU_Op<"local_store",
+    [MemoryEffects<[MemWrite]>]> {
+  let summary = "Write a tile from registers into a slot";
+  let description = [{
+    Every thread stores the elements of `value` (a 2-D tile of a blocked or
+    MMA layout) it holds into slot `slot` of `buffer`, where the slot's
+    swizzled encoding places them, in
+    vectors where its registers run along the slot's rows. No barrier:
+    other threads (or the tensor memory accelerator) may read the slot only
+    after one.
+  }];
+  let arguments = (ins Tile_Tensor:$value, TileGPU_MemDescType:$buffer,
+                       I32:$slot);
+  let assemblyFormat = [{
+    $value `,` $buffer `[` $slot `]` attr-dict `:` type($value) `,`
+    qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Copies by the tensor memory accelerator (sm_90)
 //===----------------------------------------------------------------------===//
@@ -172,6 +192,29 @@ def TileGPU_TmaCopyOp : TileGPU_Op<"tma_copy",
     $tensormap `[` $coords `]` `,` $buffer `[` $slot `]` `,` $barriers `,`
     $pred attr-dict `:` qualified(type($tensormap)) `,`
     qualified(type($buffer)) `,` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_TmaStoreOp : TileGPU_Op<"tma_store",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Store a slot to global memory with the tensor memory accelerator";
+  let description = [{
+    Stores the tile in slot `slot` of `buffer` (written by `local_store`)
+    to the tile of `tensormap` at `coords` (the tile's dimension 0 first):
+    every thread fences its shared-memory writes for the async proxy, a
+    barrier follows, thread 0 copies one box of the map per panel of
+    128-byte (or shorter) rows, with the swizzle of the slot's encoding,
+    and waits until the copies have read the slot, and a second barrier
+    lets every thread reuse it. Elements outside the tensor's bounds are
+    not written. The map's innermost dimension is the slot's contiguous
+    one, as for `tma_copy`.
+  }];
+  let arguments = (ins Tile_TensorMapType:$tensormap, Variadic<I32>:$coords,
+                       TileGPU_MemDescType:$buffer, I32:$slot);
+  let assemblyFormat = [{
+    $buffer `[` $slot `]` `,` $tensormap `[` $coords `]` attr-dict `:`
+    qualified(type($buffer)) `,` qualified(type($tensormap))
   }];
   let hasVerifier = 1;
 }

@@ -97,6 +97,30 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileGPUTmaStore : Pass<"tilegpu-tma-store", "mlir::ModuleOp"> {
+  let summary = "Store descriptors' tiles with the tensor memory accelerator";
+  let description = [{
+    On sm_90 and later, a `tile.store` of a 2-D tile of 16-bit elements
+    that names a tensor map (a tensor descriptor's or block pointer's
+    store) becomes a `tilegpu.local_alloc` of one slot, a
+    `tilegpu.local_store` of the tile into it and a `tilegpu.tma_store` of
+    the slot, when the map is a host descriptor's map read through its own
+    parameters, or (on an sm_90a target) a `tile.make_tensormap` of the
+    store's parts whose base and outer stride are known to be 16-byte
+    aligned, and its box matches the slot's panels. A kernel whose new
+    slots would not fit in `shared-memory-limit` bytes beside its other
+    buffers keeps its stores. Every other store loses its map.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"sm_80\"",
+           "The target GPU (the tensor memory accelerator needs sm_90)">,
+    Option<"sharedMemoryLimit", "shared-memory-limit", "int64_t", "0",
+           "Bytes of shared memory a program may use (0: no limit)">
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TestPrintAxisInfo : Pass<"test-print-axis-info", "mlir::ModuleOp"> {
   let summary = "Print the axis-info analysis of every integer and pointer value";
   let description = [{

@@ -174,6 +174,15 @@ bool tilec::isKernelDecoratorName(llvm::StringRef name) {
           prefix == "triton.language" || prefix == "tilec");
 }
 
+bool tilec::isConstexprFunctionDecoratorName(llvm::StringRef name) {
+  auto [prefix, last] = name.rsplit('.');
+  if (last.empty())
+    std::swap(prefix, last);
+  return (last == "constexpr_function" || (last == "constexpr" && !prefix.empty())) &&
+         (prefix.empty() || prefix == "triton" || prefix == "tl" ||
+          prefix == "triton.language" || prefix == "triton.language.core");
+}
+
 const HostCode *Module::lookupHostCode(llvm::StringRef name) const {
   for (const HostCode &code : hostCode)
     if (!name.empty() && code.name == name)

@@ -574,6 +574,18 @@ void Parser::parseTopLevelBlock(Module &module, llvm::StringSet<> &bound,
     if ((is(TokenKind::kw_if) || is(TokenKind::kw_try)) &&
         parseNestedBlock(module, bound, blockKind))
       continue;
+    if ((is(TokenKind::At) || is(TokenKind::kw_def)) && startsKernelDefinition(module)) {
+      // `if triton.__version__ >= "2.1.0":` around kernels: the definitions
+      // of the first branch that defines a name.
+      std::unique_ptr<FunctionDef> function = parseFunction();
+      if (!function)
+        return;
+      for (Decorator &decorator : function->decorators)
+        decorator.name = module.expandTritonAlias(decorator.name);
+      if (!module.lookup(function->getName()) && bound.insert(function->getName()).second)
+        module.functions.push_back(std::move(function));
+      continue;
+    }
     if (!is(TokenKind::kw_import) && !is(TokenKind::kw_from)) {
       size_t start = pos;
       skipStatement(level);
@@ -973,10 +985,13 @@ bool Parser::parseAnnotation(Param &param) {
     param.annotation = ParamAnnotation::Constexpr;
     return true;
   }
-  // Python's int and float and tl.tensor say no more than an unannotated
-  // parameter: the type comes from --signature or the launch, as in Triton.
-  if (!pointer && (name == "int" || name == "float" || name == "tl.tensor" ||
-                   name == "triton.language.tensor"))
+  // Python's int, float and str, tl.tensor and tl.dtype say no more than an
+  // unannotated parameter: the type comes from --signature, the launch or
+  // the caller, as in Triton.
+  if (!pointer && llvm::is_contained({"int", "float", "str", "tl.tensor",
+                                      "triton.language.tensor", "dtype", "tl.dtype",
+                                      "triton.language.dtype"},
+                                     name))
     return true;
   std::optional<ScalarKind> kind = parseScalarKindName(name);
   if (!kind)

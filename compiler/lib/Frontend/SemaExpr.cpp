@@ -628,6 +628,9 @@ ExprPtr Sema::analyzeBinary(SourceLoc loc, BinaryOp op, ExprPtr lhs, ExprPtr rhs
   case BinaryOp::Add:
   case BinaryOp::Sub:
   case BinaryOp::Mul:
+    // Two booleans stay i1, as Triton computes them: `*` is and, `+` and
+    // `-` wrap (masks multiplied together are a mask).
+    break;
   case BinaryOp::Mod:
     if (computeKind == ScalarKind::I1)
       computeKind = ScalarKind::I32;

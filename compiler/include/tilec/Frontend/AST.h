@@ -641,6 +641,12 @@ struct Decorator {
 /// or after `triton.`, `tl.` or `tilec.`?
 bool isKernelDecoratorName(llvm::StringRef name);
 
+/// Whether `name` (a decorator's dotted name, aliases expanded) makes a
+/// function a constexpr function (`@triton.constexpr_function`, or
+/// `@tl.constexpr` on a def, as FlagGems writes it): called from kernels on
+/// constexprs and folded at compile time like any device function.
+bool isConstexprFunctionDecoratorName(llvm::StringRef name);
+
 /// The reduction or scan of `tl.reduce` / `tl.associative_scan` with a
 /// user's combine function (typed tree only), shared by the CombineExprs of
 /// its results. The combine function is inlined on scalars: `body` computes
@@ -706,8 +712,17 @@ public:
     return llvm::any_of(decorators,
                         [](const Decorator &d) { return isKernelDecoratorName(d.name); });
   }
-  /// Decorated, but not as a kernel: a host function.
-  bool isHostFunction() const { return !decorators.empty() && !isKernel(); }
+  /// Decorated as a constexpr function (isConstexprFunctionDecoratorName).
+  bool isConstexprFunction() const {
+    return llvm::any_of(decorators, [](const Decorator &d) {
+      return isConstexprFunctionDecoratorName(d.name);
+    });
+  }
+  /// Decorated, but neither as a kernel nor as a constexpr function: a host
+  /// function.
+  bool isHostFunction() const {
+    return !decorators.empty() && !isKernel() && !isConstexprFunction();
+  }
 
   std::vector<Decorator> decorators;
   std::vector<Param> params;

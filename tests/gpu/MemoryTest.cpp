@@ -248,13 +248,16 @@ protected:
   /// 384 with the map of an fp16 c, \p T, which the accelerator stores
   /// through), with \p Strides after M, N and K for the block-pointer
   /// kernel. With \p TransposedB, the kernel takes b as bt [N, K].
+  /// \p Maps, when given, is the number of maps the kernel builds (0 on
+  /// sm_80).
   template <class T = float>
   void checkDeviceMapMatmul(const std::string &Name, const std::string &Kernel,
                             std::int64_t BM, std::int64_t BN, bool Strides,
-                            bool TransposedB = false) {
+                            bool TransposedB = false, int Maps = -1) {
     tile::Kernel K = kernel(Name, Kernel);
-    const std::uint64_t Maps = std::is_same_v<T, tile::Half> ? 3 : 2;
-    EXPECT_EQ(K.info().GlobalScratchBytes, 128 * Maps) << Name;
+    if (Maps < 0)
+      Maps = std::is_same_v<T, tile::Half> ? 3 : 2;
+    EXPECT_EQ(K.info().GlobalScratchBytes, 128u * Maps) << Name;
     const std::int64_t M = 300, N = 144, Kd = 208;
     std::vector<tile::Half> A = randomHalves(M * Kd, 106), B = randomHalves(Kd * N, 107);
     std::vector<tile::Half> Given = B;
@@ -461,6 +464,25 @@ TEST_F(BlockPointerTest, DeviceTensorDescriptorStoreThroughTensorMapWgmma) {
 TEST_F(BlockPointerTest, BlockPointerStoreThroughTensorMap) {
   checkDeviceMapMatmul<tile::Half>("block_ptr_matmul_tma_store", "k_block_ptr_matmul", 64, 64,
                                    true);
+}
+
+// b given as bt [N, K], its blocks transposed in the kernel (bt.T): the
+// slots hold them as loaded, copied by the tensor memory accelerator
+// (mma.sync and wgmma) or by cp.async (sm_80). The fp32 c is stored through
+// pointers: two maps on sm_90a, none on sm_80.
+TEST_F(BlockPointerTest, TransposedOperandThroughTensorMaps) {
+  checkDeviceMapMatmul("desc_matmul_trans", "k_desc_matmul_trans", 64, 64, false,
+                       /*TransposedB=*/true);
+}
+
+TEST_F(BlockPointerTest, TransposedOperandThroughTensorMapsWgmma) {
+  checkDeviceMapMatmul("desc_matmul_trans_wgmma", "k_desc_matmul_trans", 128, 128, false,
+                       /*TransposedB=*/true);
+}
+
+TEST_F(BlockPointerTest, TransposedOperandThroughCpAsync) {
+  checkDeviceMapMatmul("desc_matmul_trans_cp_async", "k_desc_matmul_trans", 64, 64, false,
+                       /*TransposedB=*/true, /*Maps=*/0);
 }
 
 TEST_F(BlockPointerTest, DeviceTensorDescriptorMatmul) {

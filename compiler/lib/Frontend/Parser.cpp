@@ -157,7 +157,9 @@ private:
   std::unique_ptr<FunctionDef> parseFunction();
   bool parseDecorator(std::vector<Decorator> &decorators);
   bool parseParam(FunctionDef &function, llvm::StringSet<> &seen);
-  bool parseAnnotation(Param &param);
+  /// Reads a parameter's annotation; with `lenient` (a function that is no
+  /// kernel), one that names no type of tilec's is skipped.
+  bool parseAnnotation(Param &param, bool lenient);
 
   // Statements.
   bool parseSuite(Block &block, llvm::StringRef context);
@@ -959,7 +961,7 @@ bool Parser::parseParam(FunctionDef &function, llvm::StringSet<> &seen) {
   consume();
   if (!seen.insert(param.name).second)
     return syntaxError(param.loc, "duplicate parameter '" + param.name + "'"), false;
-  if (consumeIf(TokenKind::Colon) && !parseAnnotation(param))
+  if (consumeIf(TokenKind::Colon) && !parseAnnotation(param, !function.isKernel()))
     return false;
   if (consumeIf(TokenKind::Equal)) {
     param.defaultValue = parseExpr();
@@ -974,12 +976,25 @@ bool Parser::parseParam(FunctionDef &function, llvm::StringSet<> &seen) {
   return true;
 }
 
-bool Parser::parseAnnotation(Param &param) {
+bool Parser::parseAnnotation(Param &param, bool lenient) {
   SourceLoc loc = tok().loc;
+  size_t start = pos;
+  // A Python annotation that names no type of tilec's (typing's Dict,
+  // Optional[int]) on a function that is no kernel says nothing, as in
+  // Python.
+  auto ignore = [&] {
+    pos = start;
+    return parseExpr() != nullptr;
+  };
   bool pointer = consumeIf(TokenKind::Star);
   std::string name;
+  if (lenient && !pointer && !is(TokenKind::Identifier))
+    return ignore();
   if (!parseDottedName(name, "as the type of parameter '" + param.name + "'"))
     return false;
+  if (lenient && !pointer && !is(TokenKind::Comma) && !is(TokenKind::RParen) &&
+      !is(TokenKind::Equal))
+    return ignore();
   if (!pointer && (name == "constexpr" || name == "tl.constexpr" ||
                    name == "triton.language.constexpr")) {
     param.annotation = ParamAnnotation::Constexpr;
@@ -994,6 +1009,8 @@ bool Parser::parseAnnotation(Param &param) {
                                      name))
     return true;
   std::optional<ScalarKind> kind = parseScalarKindName(name);
+  if (!kind && lenient && !pointer)
+    return ignore();
   if (!kind)
     return error(loc, "unknown type '" + llvm::Twine(pointer ? "*" : "") + name +
                           "'; expected a scalar type (i32, fp32, ...), a pointer "

@@ -451,7 +451,13 @@ void Sema::evaluateHeuristic(const Heuristic &h, const FunctionDef &def,
         static_cast<unsigned>(constant->getInt());
     return;
   }
-  if (value && !constant && !heuristicRuntimeReads.empty())
+  if (!value && !heuristicRuntimeReads.empty())
+    diag.note(h.loc, "in the heuristic for '" + h.name + "', which reads the runtime argument" +
+                         (heuristicRuntimeReads.size() == 1 ? " '" : "s '") +
+                         llvm::join(heuristicRuntimeReads, "', '") +
+                         "', whose value is not known when compiling: give it with -D " +
+                         h.name + "=VALUE (the JIT evaluates it at each launch)");
+  else if (value && !constant && !heuristicRuntimeReads.empty())
     diag.error(h.loc, "the heuristic for '" + h.name + "' reads the runtime argument" +
                           (heuristicRuntimeReads.size() == 1 ? " '" : "s '") +
                           llvm::join(heuristicRuntimeReads, "', '") +

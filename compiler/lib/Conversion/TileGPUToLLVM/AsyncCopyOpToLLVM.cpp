@@ -60,12 +60,15 @@ struct AsyncCopyOpConversion : OpConversionPattern<tilegpu::AsyncCopyOp> {
     int32_t bytes = vec * (element.getIntOrFloatBitWidth() / 8);
     auto modifier = bytes == 16 ? NVVM::LoadCacheModifierKind::CG
                                 : NVVM::LoadCacheModifierKind::CA;
+    // The slot's rows and columns and each pointer's place there (the
+    // other way round with `transpose`).
+    unsigned row = op.getTranspose() ? 1 : 0, col = 1 - row;
     for (size_t first = 0; first < ptrs.size(); first += vec) {
       Value offset =
-          emitSwizzledOffset(loc, rewriter, shared, type.getShape()[0],
-                             type.getShape()[1],
+          emitSwizzledOffset(loc, rewriter, shared, type.getShape()[row],
+                             type.getShape()[col],
                              element.getIntOrFloatBitWidth() / 8,
-                             indices[first][0], indices[first][1]);
+                             indices[first][row], indices[first][col]);
       Value dst = LLVM::GEPOp::create(rewriter, loc, slot.getType(), element,
                                       slot, offset);
       Value size;

@@ -39,9 +39,18 @@ LogicalResult AsyncCopyOp::verify() {
   auto ptrs = cast<RankedTensorType>(getPtrs().getType());
   auto pointee =
       cast<tile::PointerType>(ptrs.getElementType()).getPointeeType();
-  if (!matchesSlot(buffer, ptrs, pointee))
+  // The slot's view of the pointers: transposed with `transpose`.
+  RankedTensorType copied = ptrs;
+  if (getTranspose()) {
+    if (ptrs.getRank() != 2)
+      return emitOpError("transposes 2-D tiles only, not ") << ptrs;
+    copied = RankedTensorType::get({ptrs.getDimSize(1), ptrs.getDimSize(0)},
+                                   ptrs.getElementType());
+  }
+  if (!matchesSlot(buffer, copied, pointee))
     return emitOpError("copies ")
-           << ptrs << " into slots of " << buffer << ": shapes or types differ";
+           << ptrs << (getTranspose() ? " transposed" : "") << " into slots of "
+           << buffer << ": shapes or types differ";
   if (Value mask = getMask())
     if (cast<RankedTensorType>(mask.getType()).getShape() != ptrs.getShape())
       return emitOpError("mask shape differs from the pointers' shape");
@@ -52,12 +61,16 @@ LogicalResult AsyncCopyOp::verify() {
   // A vector is a run of one thread's registers along the pointers' fastest
   // dimension, and must be one piece of a stored row of the slot.
   auto shared = cast<SwizzledSharedEncodingAttr>(buffer.getEncoding());
-  if (getVec() > 1 && isDistributedLayout(ptrs.getEncoding()) &&
-      getLayoutOrder(ptrs.getEncoding()).front() != shared.getOrder().front())
-    return emitOpError("copies vectors along dimension ")
-           << getLayoutOrder(ptrs.getEncoding()).front()
-           << " into slots whose rows run along dimension "
-           << shared.getOrder().front();
+  if (getVec() > 1 && isDistributedLayout(ptrs.getEncoding())) {
+    // The slot's dimension that the pointers' fastest one is.
+    unsigned along = getLayoutOrder(ptrs.getEncoding()).front();
+    if (getTranspose())
+      along = 1 - along;
+    if (along != shared.getOrder().front())
+      return emitOpError("copies vectors along dimension ")
+             << along << " of the slot into slots whose rows run along dimension "
+             << shared.getOrder().front();
+  }
   return success();
 }
 

@@ -49,6 +49,17 @@ struct PipelinedLoad {
   tile::LoadOp load;
   tile::DotOp dot;
   unsigned opIdx = 0; ///< Which operand of `dot` it is.
+  /// The 2-D transpose between the load and a b operand (attention's
+  /// `tl.dot(q, k.T)`), or null: the slot holds the operand [K, N]
+  /// transposed, which is the loaded [N, K] tile row-major.
+  tile::TransOp trans;
+  /// The dot operand the slot holds: the load's tile, or its transpose.
+  Value getOperand() const {
+    return trans ? trans->getResult(0) : load->getResult(0);
+  }
+  RankedTensorType getOperandType() const {
+    return cast<RankedTensorType>(getOperand().getType());
+  }
   int64_t vec = 1;    ///< Elements per cp.async.
   /// Whether the copies run along dimension 0 (K of a b operand), into
   /// slots that store the tile transposed.
@@ -90,6 +101,12 @@ struct LoopPlan {
   unsigned getNumTmaCopies() const {
     return llvm::count_if(loads, [](const PipelinedLoad &l) { return l.tma; });
   }
+  /// Whether `op` is the transpose between a pipelined load and its dot.
+  bool isPipelinedTrans(Operation *op) {
+    return llvm::any_of(loads, [&](PipelinedLoad &l) {
+      return l.trans && l.trans.getOperation() == op;
+    });
+  }
   /// Whether the dots run on wgmma (read the slots through the async proxy).
   bool hasWgmma() {
     return llvm::any_of(loads, [](PipelinedLoad &pipelined) {
@@ -123,7 +140,9 @@ bool setCopyWidth(PipelinedLoad &pipelined,
   if (!layout || isReplicated(layout, type.getShape()))
     return false;
   unsigned dim = layout.getOrder()[0];
-  if (dim != 1 && !(dim == 0 && pipelined.opIdx == 1))
+  // Through a transpose, only rows of the loaded tile: they are the
+  // operand's columns of K, a transposed slot.
+  if (pipelined.trans ? dim != 1 : dim != 1 && !(dim == 0 && pipelined.opIdx == 1))
     return false;
   int64_t run = getContigPerThread(layout, type.getShape())[dim];
   int64_t vec = axisInfo.getVectorWidth(load.getPtr(), dim, run);
@@ -132,7 +151,7 @@ bool setCopyWidth(PipelinedLoad &pipelined,
     if (axisInfo.lookup(mask).getConstancy(dim) % vec != 0)
       return false;
   pipelined.vec = vec;
-  pipelined.transposed = dim == 0;
+  pipelined.transposed = pipelined.trans || dim == 0;
   return vec * 2 >= 4;
 }
 
@@ -152,8 +171,14 @@ bool canCopyWithTma(PipelinedLoad &pipelined, scf::ForOp loop,
   std::optional<tilec::TensorMapInfo> map =
       tilec::getTensorMapInfo(load.getTensormap(), load.getTmaParts(),
                               tilec::getElementBytes(type), loop, axisInfo, deviceMaps);
-  if (!map || !tilec::fitsSlotPanels(*map, type) ||
-      (map->transposed && pipelined.opIdx != 1))
+  if (!map)
+    return false;
+  // Through a transpose the slot holds the operand, the other way round.
+  if (pipelined.trans) {
+    map->transposed = !map->transposed;
+    type = pipelined.trans.getType();
+  }
+  if (!tilec::fitsSlotPanels(*map, type) || (map->transposed && pipelined.opIdx != 1))
     return false;
   pipelined.transposed = map->transposed;
   return true;
@@ -360,11 +385,16 @@ std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
         !isa_and_nonnull<MmaEncodingAttr>(getLayout(dot.getC().getType())))
       continue;
     for (unsigned opIdx : {0u, 1u}) {
-      auto load = dot->getOperand(opIdx).getDefiningOp<tile::LoadOp>();
+      Value operand = dot->getOperand(opIdx);
+      auto trans = operand.getDefiningOp<tile::TransOp>();
+      if (trans && (opIdx != 1 || !trans->hasOneUse() ||
+                    trans->getBlock() != loop.getBody()))
+        continue;
+      auto load = (trans ? trans.getSrc() : operand).getDefiningOp<tile::LoadOp>();
       if (!load || load->getBlock() != loop.getBody() || !load->hasOneUse() ||
           !load->getDiscardableAttrs().empty())
         continue;
-      PipelinedLoad pipelined{load, dot, opIdx};
+      PipelinedLoad pipelined{load, dot, opIdx, trans};
       pipelined.tma = hasTma && canCopyWithTma(pipelined, loop, axisInfo, deviceMaps);
       if (pipelined.tma || setCopyWidth(pipelined, axisInfo))
         plan.loads.push_back(pipelined);
@@ -379,7 +409,7 @@ std::optional<LoopPlan> analyzeLoop(scf::ForOp loop, unsigned numStages,
   // cp.async: bench/results/2026-11-28-h200-device-tma).
   if (llvm::any_of(plan.loads, [](const PipelinedLoad &p) { return !p.tma; }))
     for (PipelinedLoad &pipelined : plan.loads) {
-      PipelinedLoad async{pipelined.load, pipelined.dot, pipelined.opIdx};
+      PipelinedLoad async{pipelined.load, pipelined.dot, pipelined.opIdx, pipelined.trans};
       if (pipelined.tma && setCopyWidth(async, axisInfo))
         pipelined = async;
     }
@@ -418,7 +448,7 @@ public:
     OpBuilder builder(loop);
     Location loc = loop.getLoc();
     for (PipelinedLoad &pipelined : plan.loads) {
-      auto type = cast<RankedTensorType>(pipelined.load.getType());
+      RankedTensorType type = pipelined.getOperandType();
       SmallVector<int64_t> shape{plan.getNumSlots()};
       shape.append(type.getShape().begin(), type.getShape().end());
       SmallVector<unsigned> order{1, 0};
@@ -572,9 +602,12 @@ private:
       }
       unsigned index = getLoadIndex(load);
       if (plan.loads[index].tma) {
+        // The slot's tile first: through a transpose, the other way round.
         SmallVector<Value> coords;
         for (Value coord : load.getTmaCoords())
           coords.push_back(mapping.lookupOrDefault(coord));
+        if (plan.loads[index].trans)
+          std::reverse(coords.begin(), coords.end());
         TmaCopyOp::create(builder, load.getLoc(), load.getTensormap(), coords,
                           buffers[index], slot, barriers, inRange);
         continue;
@@ -587,9 +620,11 @@ private:
       if (Value userMask = load.getMask())
         mask = arith::AndIOp::create(builder, load.getLoc(),
                                      mapping.lookupOrDefault(userMask), mask);
-      AsyncCopyOp::create(builder, load.getLoc(),
-                          mapping.lookupOrDefault(load.getPtr()),
-                          buffers[index], slot, mask, plan.loads[index].vec);
+      auto copy = AsyncCopyOp::create(builder, load.getLoc(),
+                                      mapping.lookupOrDefault(load.getPtr()),
+                                      buffers[index], slot, mask, plan.loads[index].vec);
+      if (plan.loads[index].trans)
+        copy.setTranspose(true);
     }
     if (plan.hasAsyncCopies())
       AsyncCommitGroupOp::create(builder, loc);
@@ -627,14 +662,14 @@ private:
          llvm::zip(loop.getRegionIterArgs(), newLoop.getRegionIterArgs()))
       current.map(oldArg, newArg);
     for (auto [index, pipelined] : llvm::enumerate(plan.loads)) {
-      auto type = cast<RankedTensorType>(pipelined.load.getType());
+      RankedTensorType type = pipelined.getOperandType();
       auto mma =
           cast<MmaEncodingAttr>(getLayout(pipelined.dot.getC().getType()));
       auto operandType = RankedTensorType::get(
           type.getShape(), type.getElementType(),
           DotOperandEncodingAttr::get(builder.getContext(), pipelined.opIdx,
                                       mma, 2));
-      current.map(pipelined.load.getResult(),
+      current.map(pipelined.getOperand(),
                   LocalLoadOp::create(builder, pipelined.load.getLoc(),
                                       operandType, buffers[index], slot));
     }
@@ -664,7 +699,7 @@ private:
     // cloned too (whatever the rest needs of them; unused ones fold away).
     for (Operation &op : loop.getBody()->without_terminator()) {
       if ((isa<tile::LoadOp>(op) && plan.stage0.contains(&op)) ||
-          plan.aheadOps.contains(&op))
+          plan.aheadOps.contains(&op) || plan.isPipelinedTrans(&op))
         continue;
       waitBeforeUse(builder, op, current);
       Operation *clone = builder.clone(op, current);

@@ -75,7 +75,7 @@ func.func @load_layout(%buf: !tilegpu.memdesc<[3, 64, 32], f16, #s>, %slot: i32)
 #bt = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
 #s = #tilegpu.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 func.func @copy_direction(%p: tensor<32x64x!tile.ptr<f16>, #bt>, %buf: !tilegpu.memdesc<[3, 32, 64], f16, #s>, %slot: i32) {
-  // expected-error @+1 {{copies vectors along dimension 0 into slots whose rows run along dimension 1}}
+  // expected-error @+1 {{copies vectors along dimension 0 of the slot into slots whose rows run along dimension 1}}
   tilegpu.async_copy %p, %buf[%slot] {vec = 8 : i32} : tensor<32x64x!tile.ptr<f16>, #bt>, !tilegpu.memdesc<[3, 32, 64], f16, #s>
   return
 }

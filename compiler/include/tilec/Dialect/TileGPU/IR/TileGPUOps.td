@@ -50,11 +50,15 @@ def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy",
     contiguous and aligned in global memory along the fastest dimension, and
     with one mask value each). Elements whose `mask` is false are written as
     zeros and not read. The copies complete at a later `async_wait`; until
-    then the slot may not be read. (cp.async on sm_80 and later.)
+    then the slot may not be read. (cp.async on sm_80 and later.) With
+    `transpose`, `ptrs` is the 2-D transpose of the slot's tile: element
+    (i, j) of `ptrs` lands at (j, i) of the slot (a loaded K that a dot
+    reads as K^T).
   }];
   let arguments = (ins Tile_PtrTensor:$ptrs, TileGPU_MemDescType:$buffer,
                        I32:$slot, Optional<Tile_I1Tensor>:$mask,
-                       ConfinedAttr<I32Attr, [IntPositive]>:$vec);
+                       ConfinedAttr<I32Attr, [IntPositive]>:$vec,
+                       UnitAttr:$transpose);
   let assemblyFormat = [{
     $ptrs `,` $buffer `[` $slot `]` (`mask` $mask^)? attr-dict `:`
     type($ptrs) `,` qualified(type($buffer)) (`,` type($mask)^)?

@@ -834,6 +834,20 @@ for causal in (True, False):
                 "constexpr STAGE dispatch, tl.math.exp2/log2, tile-valued helper params annotated "
                 "tl.constexpr, tl.static_assert")
 
+for causal in (False, True):
+    case("attn_descriptor" + ("_causal" if causal else ""), "attn_descriptor.py",
+         "attn_descriptor_kernel",
+         sizes=dict(Z=4, H=16, N_CTX=1024, D=64),
+         args=[In("Q", ["Z", "H", "N_CTX", "D"], "fp16"), In("K", ["Z", "H", "N_CTX", "D"], "fp16"),
+               In("V", ["Z", "H", "N_CTX", "D"], "fp16"), Out("Out", ["Z", "H", "N_CTX", "D"], "fp16"),
+               Scalar("sm_scale", 0.125), Scalar("Z", "Z"), Scalar("H", "H")],
+         constexprs=dict(N_CTX=1024, HEAD_DIM=64, BLOCK_M=128, BLOCK_N=64, CAUSAL=causal),
+         num_warps=8, num_stages=3, grid=["cdiv(N_CTX, BLOCK_M)", "Z * H"], atol=2e-3, rtol=1e-2,
+         torch_ref=f"F.scaled_dot_product_attention(Q, K, V, is_causal={causal}, scale=sm_scale)",
+         idioms="tensor descriptors over a 2-D view of (batch, heads, seq) built in the kernel, "
+                "k.T in tl.dot, desc.store of the output, constexpr-selected loop bound, "
+                "tl.range, triton.set_allocator at import")
+
 
 def by_name():
     names = {}

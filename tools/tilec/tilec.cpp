@@ -51,6 +51,12 @@ cl::opt<bool> fpFusion(
              "enable_fp_fusion does (default on; --fp-fusion=false keeps "
              "them apart)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> tmaStores(
+    "tma-stores",
+    cl::desc("Store 2-D 16-bit blocks of tensor descriptors and block pointers "
+             "through shared memory and the tensor memory accelerator (sm_90; "
+             "experimental, off by default)"),
+    cl::init(false), cl::cat(category));
 cl::opt<std::string> libdevice(
     "libdevice",
     cl::desc("NVIDIA's libdevice.10.bc, linked when a kernel uses sin, cos, "
@@ -368,6 +374,7 @@ int compile() {
   if (numStages.getNumOccurrences())
     options.numStages = numStages;
   options.fpFusion = fpFusion;
+  options.tmaStores = tmaStores;
   options.optLevel = optLevel;
   options.lineInfo = lineInfo && !noLineInfo;
   options.libdevicePath = libdevice;

@@ -66,6 +66,11 @@ struct CompileOptions {
   std::optional<unsigned> numWarps, numStages;
   /// --fp-fusion.
   bool fpFusion = true;
+  /// --tma-stores: a descriptor's or block pointer's store of a 2-D 16-bit
+  /// tile goes through shared memory and the tensor memory accelerator
+  /// (sm_90; tilegpu-tma-store). Off by default: that lowering has not run
+  /// on a GPU yet (docs/architecture.md).
+  bool tmaStores = false;
   /// -I: directories `from helpers import f` searches after the source's own.
   std::vector<std::string> includePaths;
   /// LLVM's optimization level (tilec -O0 .. -O3), 3 by default.

@@ -315,7 +315,8 @@ void compileKernels(Session &session, const CompileOptions &options,
 
   unsigned defaultWarps = options.numWarps.value_or(4);
   if (!runPipeline([&](mlir::PassManager &pm) {
-        mlir::tilec::buildTileToTileGPUPipeline(pm, defaultWarps, options.arch);
+        mlir::tilec::buildTileToTileGPUPipeline(pm, defaultWarps, options.arch,
+                                                options.tmaStores);
       }))
     return;
   if (reachStage(Stage::TileGPU, options, result, printModule))

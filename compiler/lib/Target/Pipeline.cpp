@@ -30,7 +30,7 @@ void mlir::tilec::buildTileLegalizationPipeline(OpPassManager &pm, StringRef arc
 
 void mlir::tilec::buildTileToTileGPUPipeline(OpPassManager &pm,
                                              unsigned numWarps,
-                                             StringRef arch) {
+                                             StringRef arch, bool tmaStores) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   ConvertTileToTileGPUOptions options;
@@ -60,9 +60,10 @@ void mlir::tilec::buildTileToTileGPUPipeline(OpPassManager &pm,
   pipeline.sharedMemoryLimit = getSharedMemoryLimit(arch);
   pm.addPass(tilegpu::createTileGPUPipeline(pipeline));
   // Descriptors' stores go through one slot and the tensor memory
-  // accelerator (sm_90).
+  // accelerator (sm_90) when asked; otherwise their maps go.
   tilegpu::TileGPUTmaStoreOptions tmaStore;
   tmaStore.target = arch.str();
+  tmaStore.enabled = tmaStores;
   tmaStore.sharedMemoryLimit = getSharedMemoryLimit(arch);
   pm.addPass(tilegpu::createTileGPUTmaStore(tmaStore));
   pm.addPass(createCanonicalizerPass());

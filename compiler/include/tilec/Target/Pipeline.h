@@ -19,9 +19,11 @@ namespace mlir::tilec {
 void buildTileLegalizationPipeline(OpPassManager &pm, llvm::StringRef arch);
 
 /// tile -> tilegpu: cleanups, default layouts, coalescing, tensor-core
-/// layouts for the products `arch` can run on its tensor cores.
+/// layouts for the products `arch` can run on its tensor cores, pipelining;
+/// with `tmaStores`, descriptors' stores through the tensor memory
+/// accelerator (tilegpu-tma-store).
 void buildTileToTileGPUPipeline(OpPassManager &pm, unsigned numWarps,
-                                llvm::StringRef arch);
+                                llvm::StringRef arch, bool tmaStores = false);
 
 /// tilegpu -> LLVM + NVVM dialects: shared-memory allocation (checked
 /// against `arch`'s limit), scf -> cf, the LLVM conversion, and line-table

@@ -107,7 +107,7 @@ struct TmaStorePass : tilegpu::impl::TileGPUTmaStoreBase<TmaStorePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (getComputeCapability(target) >= 90) {
+    if (enabled && getComputeCapability(target) >= 90) {
       tilec::ModuleAxisInfo axisInfo(module);
       bool deviceMaps = StringRef(target).ends_with("a");
       module.walk([&](func::FuncOp func) { rewriteStores(func, axisInfo, deviceMaps); });

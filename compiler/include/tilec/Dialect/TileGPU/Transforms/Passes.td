@@ -115,7 +115,10 @@ def TileGPUTmaStore : Pass<"tilegpu-tma-store", "mlir::ModuleOp"> {
     Option<"target", "target", "std::string", "\"sm_80\"",
            "The target GPU (the tensor memory accelerator needs sm_90)">,
     Option<"sharedMemoryLimit", "shared-memory-limit", "int64_t", "0",
-           "Bytes of shared memory a program may use (0: no limit)">
+           "Bytes of shared memory a program may use (0: no limit)">,
+    Option<"enabled", "enabled", "bool", "true",
+           "Rewrite the stores (false: only drop their maps, as tilec does "
+           "without --tma-stores)">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect"];

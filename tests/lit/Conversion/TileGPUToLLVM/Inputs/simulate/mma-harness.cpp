@@ -147,6 +147,8 @@ extern "C" void w_slot_nk4(const void **, std::uint8_t *, void *, float *,
                            float *);
 extern "C" void w_slot_nk_w8(const void **, std::uint8_t *, void *, float *,
                              float *);
+extern "C" void w_slot_trans(const void **, std::uint8_t *, void *, float *,
+                             float *);
 
 /// One function of mma.mlir: out [M, N] = a [M, K] @ b [K, N] + c.
 struct Case {
@@ -156,6 +158,8 @@ struct Case {
   bool bf16 = false;
   Fn3 staged = nullptr; ///< (a, b, c) -> out.
   Fn4 copied = nullptr; ///< (b pointers, b mask, a, c) -> out.
+  /// Whether the pointers are bt [N, K] in layout `b` (copied transposed).
+  bool transposed = false;
 };
 
 /// fp16 or bf16 bits of `x` (bf16 by truncation: x is exact in it).
@@ -183,7 +187,7 @@ static void run(const Case &c) {
   // b in global memory stored [N, K] (running along K) for the layouts
   // running along K, else [K, N]; masked off from K row 24 and N column 40
   // (whole vectors of either layout).
-  bool kMajor = c.b.order[0] == 0;
+  bool kMajor = c.transposed || c.b.order[0] == 0;
   alignas(16) static std::uint16_t global[64 * 64];
   for (int k = 0; k < c.k; ++k)
     for (int n = 0; n < c.n; ++n)
@@ -198,7 +202,15 @@ static void run(const Case &c) {
         std::vector<std::uint8_t> mask;
         for (auto &i : regs(c.a, {c.m, c.k}, t))
           a.push_back(bits16(A[i[0] * c.k + i[1]], c.bf16));
+        if (c.transposed) {
+          for (auto &i : regs(c.b, {c.n, c.k}, t)) { // (n, k)
+            ptrs.push_back(&global[i[0] * c.k + i[1]]);
+            mask.push_back(masked(i[1], i[0]));
+          }
+        }
         for (auto &i : regs(c.b, {c.k, c.n}, t)) {
+          if (c.transposed)
+            break;
           b.push_back(bits16(B[i[0] * c.n + i[1]], c.bf16));
           ptrs.push_back(
               &global[kMajor ? i[1] * c.k + i[0] : i[0] * c.n + i[1]]);
@@ -245,6 +257,7 @@ int main() {
       {"slot_nk", 64, 64, 32, 4, a, nk, o, false, nullptr, w_slot_nk},
       {"slot_nk4", 64, 64, 32, 4, a, nk4, o, false, nullptr, w_slot_nk4},
       {"slot_nk_w8", 64, 64, 32, 8, a8, nk8, o8, false, nullptr, w_slot_nk_w8},
+      {"slot_trans", 64, 64, 32, 4, a, a, o, false, nullptr, w_slot_trans, true},
   };
   for (const Case &c : cases)
     run(c);

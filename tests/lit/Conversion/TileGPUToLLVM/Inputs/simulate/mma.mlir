@@ -138,4 +138,19 @@ module attributes {"tilegpu.threads-per-warp" = 32 : i32} {
     %r = tilegpu.convert_layout %d : tensor<64x64xf32, #mma42> -> tensor<64x64xf32, #o8>
     return %r : tensor<64x64xf32, #o8>
   }
+  // b loaded as bt [N, K] (rows along K, as attention loads K) and copied
+  // with `transpose` into a slot that holds b [K, N] transposed.
+  func.func @slot_trans(%p: tensor<64x32x!tile.ptr<f16>, #a>, %m: tensor<64x32xi1, #a>, %a: tensor<64x32xf16, #a>, %c: tensor<64x64xf32, #o>) -> tensor<64x64xf32, #o> attributes {"tilegpu.num-warps" = 4 : i32} {
+    %acc = tilegpu.convert_layout %c : tensor<64x64xf32, #o> -> tensor<64x64xf32, #mma>
+    %c1 = arith.constant 1 : i32
+    %buf = tilegpu.local_alloc : !tilegpu.memdesc<[2, 32, 64], f16, #nk>
+    tilegpu.async_copy %p, %buf[%c1] mask %m {transpose, vec = 8 : i32} : tensor<64x32x!tile.ptr<f16>, #a>, !tilegpu.memdesc<[2, 32, 64], f16, #nk>, tensor<64x32xi1, #a>
+    tilegpu.async_commit_group
+    tilegpu.async_wait 0
+    tile.barrier
+    %b = tilegpu.local_load %buf[%c1] : !tilegpu.memdesc<[2, 32, 64], f16, #nk> -> tensor<32x64xf16, #tilegpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+    %d = tile.dot %a, %b, %acc : tensor<64x32xf16, #a> * tensor<32x64xf16, #tilegpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+    %r = tilegpu.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #o>
+    return %r : tensor<64x64xf32, #o>
+  }
 }

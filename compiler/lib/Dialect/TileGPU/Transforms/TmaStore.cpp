@@ -60,7 +60,8 @@ Value getUnconverted(Value value) {
 }
 
 /// Whether the tensor memory accelerator can store `store`'s tile: a 2-D
-/// tile of a distributed layout whose map fills its slot exactly.
+/// tile computed in a blocked or MMA layout whose map fills its slot
+/// exactly.
 std::optional<TmaStorePlan> analyzeStore(tile::StoreOp store,
                                          const tilec::ModuleAxisInfo &axisInfo,
                                          bool deviceMaps) {

@@ -108,6 +108,12 @@ cl::opt<unsigned> numStages(
              "as shared-memory slots filled by cp.async (overrides @kernel; "
              "1 turns software pipelining off)"),
     cl::cat(category));
+cl::opt<unsigned> autotuneConfig(
+    "autotune-config",
+    cl::desc("Which configuration of a kernel's @autotune list (from 0) gives "
+             "the tuned constexprs and launch options that -D and "
+             "--num-warps/--num-stages leave out (default 0)"),
+    cl::init(0), cl::value_desc("N"), cl::cat(category));
 cl::list<std::string> signature(
     "signature",
     cl::desc("Types of unannotated kernel parameters, as Triton's AOT "
@@ -373,6 +379,7 @@ int compile() {
     options.numWarps = numWarps;
   if (numStages.getNumOccurrences())
     options.numStages = numStages;
+  options.autotuneConfig = autotuneConfig;
   options.fpFusion = fpFusion;
   options.tmaStores = tmaStores;
   options.optLevel = optLevel;

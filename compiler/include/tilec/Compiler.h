@@ -64,6 +64,11 @@ struct CompileOptions {
   std::vector<std::string> argumentValues;
   /// --num-warps / --num-stages: override the decorator's.
   std::optional<unsigned> numWarps, numStages;
+  /// --autotune-config: which configuration of a kernel's @autotune list
+  /// gives the tuned constexprs that -D leaves out (and its num_warps and
+  /// num_stages). Unset, such a constexpr is an error (the JIT passes every
+  /// value itself).
+  std::optional<unsigned> autotuneConfig;
   /// --fp-fusion.
   bool fpFusion = true;
   /// --tma-stores: a descriptor's or block pointer's store of a 2-D 16-bit

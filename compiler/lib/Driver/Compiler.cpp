@@ -146,6 +146,7 @@ SemaOptions readSemaOptions(const CompileOptions &options, Session &session) {
   sema.kernelName = options.kernel;
   sema.numWarps = options.numWarps;
   sema.numStages = options.numStages;
+  sema.autotuneConfig = options.autotuneConfig;
   sema.tensorMaps = mlir::tilegpu::getComputeCapability(options.arch) >= 90;
   sema.deviceTensorMaps = llvm::StringRef(options.arch).ends_with("a") && sema.tensorMaps;
   for (const std::string &text : options.defines) {

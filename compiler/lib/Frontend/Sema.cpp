@@ -76,6 +76,53 @@ std::optional<AutotuneSpec> Sema::readAutotuneForCompile(const FunctionDef &def)
   return spec;
 }
 
+const TuneConfig *Sema::chooseAutotuneConfig(const FunctionDef &def,
+                                             const std::optional<AutotuneSpec> &autotune) {
+  if (!autotune || !options.autotuneConfig)
+    return nullptr;
+  // A configuration is compiled only for the tuned values -D leaves out.
+  auto defined = [&](const std::string &name) {
+    return llvm::any_of(options.defines, [&](const auto &d) { return d.first == name; });
+  };
+  bool needed = llvm::any_of(autotune->configs, [&](const TuneConfig &c) {
+    return llvm::any_of(c.values, [&](const auto &v) { return !defined(v.first); });
+  });
+  if (!needed)
+    return nullptr;
+  unsigned index = *options.autotuneConfig;
+  unsigned count = autotune->configs.size();
+  if (index >= count) {
+    diag.error(autotune->loc, "--autotune-config=" + llvm::Twine(index) + ", but @autotune of '" +
+                                  def.getName() + "' lists " + llvm::Twine(count) +
+                                  " configuration" + (count == 1 ? "" : "s") +
+                                  " (numbered from 0)");
+    return nullptr;
+  }
+  const TuneConfig &config = autotune->configs[index];
+  std::string values;
+  for (const auto &[name, value] : config.values)
+    values += (values.empty() ? "" : ", ") + name + "=" +
+              (defined(name) ? std::string("(-D)") : value.str());
+  if (config.numWarps)
+    values += (values.empty() ? "" : ", ") + ("num_warps=" + std::to_string(*config.numWarps));
+  if (config.numStages)
+    values += (values.empty() ? "" : ", ") + ("num_stages=" + std::to_string(*config.numStages));
+  diag.note(config.loc, "kernel '" + def.getName() + "' is compiled with @autotune configuration " +
+                            llvm::Twine(index) + " of " + llvm::Twine(count) + " (" + values +
+                            "); choose another with --autotune-config=N or give the values "
+                            "with -D (the JIT tunes them all)");
+  return &config;
+}
+
+const ConstValue *Sema::configValue(const TuneConfig *config, llvm::StringRef name) {
+  if (!config)
+    return nullptr;
+  for (const auto &[key, value] : config->values)
+    if (key == name)
+      return &value;
+  return nullptr;
+}
+
 std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
   unsigned errorsBefore = diag.getNumErrors();
   auto instance = std::make_unique<KernelInstance>();
@@ -144,6 +191,11 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
       else if (v)
         *slot = static_cast<unsigned>(*v);
     }
+  }
+  const TuneConfig *config = chooseAutotuneConfig(def, autotune);
+  if (config) {
+    numWarps = config->numWarps ? config->numWarps : numWarps;
+    numStages = config->numStages ? config->numStages : numStages;
   }
   instance->numWarps = options.numWarps.value_or(numWarps.value_or(options.defaultNumWarps));
   instance->numStages =
@@ -260,6 +312,8 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
       } else if (heuristicFor(param.name)) {
         instance->params.push_back(std::move(kp)); // Its value comes below.
         continue;
+      } else if (const ConstValue *tuned = configValue(config, param.name)) {
+        kp.value = *tuned;
       } else if (param.defaultValue) {
         ExprPtr value = analyzeExpr(*param.defaultValue);
         const ConstValue *constant = value ? getConstexpr(*value) : nullptr;

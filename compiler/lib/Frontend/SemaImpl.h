@@ -17,6 +17,7 @@ namespace tilec {
 
 struct LibdeviceFunction;
 struct AutotuneSpec;
+struct TuneConfig;
 struct CombineSpec;
 struct Heuristic;
 
@@ -242,6 +243,13 @@ private:
   /// The kernel's @autotune for a compilation: errors in reading it become
   /// one warning (the values come from -D).
   std::optional<AutotuneSpec> readAutotuneForCompile(const FunctionDef &def);
+  /// The @autotune configuration (SemaOptions::autotuneConfig) whose values
+  /// the kernel is compiled with, with a note naming it; null when -D gives
+  /// every tuned value or no configuration was asked for.
+  const TuneConfig *chooseAutotuneConfig(const FunctionDef &def,
+                                         const std::optional<AutotuneSpec> &autotune);
+  /// The value `config` gives constexpr `name`, or null.
+  static const ConstValue *configValue(const TuneConfig *config, llvm::StringRef name);
   /// Evaluates `h` in the kernel's scope and binds its parameter.
   void evaluateHeuristic(const Heuristic &h, const FunctionDef &def,
                          KernelInstance &instance);

@@ -61,6 +61,9 @@ struct SemaOptions {
   std::vector<std::pair<std::string, ConstValue>> argumentValues;
   /// Command-line overrides of the decorator's launch options.
   std::optional<unsigned> numWarps, numStages;
+  /// The @autotune configuration whose values fill the tuned constexprs that
+  /// `defines` leaves out (CompileOptions::autotuneConfig).
+  std::optional<unsigned> autotuneConfig;
   /// Used when neither the command line nor the decorator gives a value.
   unsigned defaultNumWarps = 4, defaultNumStages = 3;
   /// Whether the target has the tensor memory accelerator (sm_90): a host

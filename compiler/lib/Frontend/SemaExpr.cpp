@@ -496,10 +496,9 @@ ExprPtr Sema::analyzeUnary(const UnaryExpr &expr) {
   }
   Type type = operand->getType();
   bool ok = type.isValue() && !type.isPointer();
+  // `-mask` is Triton's `0 - mask` in i1, which is the mask itself.
   if (op == UnaryOp::Invert)
     ok = ok && isInteger(type.getElement());
-  if (op == UnaryOp::Neg)
-    ok = ok && type.getElement() != ScalarKind::I1;
   if (!ok) {
     diag.error(expr.getLoc(), "unary '" + getSpelling(op) + "' is not defined on " +
                                   type.str());

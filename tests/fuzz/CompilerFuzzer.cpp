@@ -145,7 +145,10 @@ void compile(StringRef source) {
              }),
              "tile -> tilegpu") ||
       !check(runPipeline([](mlir::PassManager &pm) {
-               mlir::tilec::buildTileGPUToLLVMPipeline(pm, kArch);
+               // A quarter of tilec's limit: sanitized code compiles a few
+               // times slower, and each input must stay within -timeout.
+               mlir::tilec::buildTileGPUToLLVMPipeline(
+                   pm, kArch, mlir::tilec::kMaxWorkPerThread / 4);
              }),
              "tilegpu -> LLVM"))
     return;

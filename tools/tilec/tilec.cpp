@@ -55,8 +55,8 @@ cl::opt<bool> tmaStores(
     "tma-stores",
     cl::desc("Store 2-D 16-bit blocks of tensor descriptors and block pointers "
              "through shared memory and the tensor memory accelerator (sm_90; "
-             "experimental, off by default)"),
-    cl::init(false), cl::cat(category));
+             "default on; --tma-stores=false stores them from registers)"),
+    cl::init(true), cl::cat(category));
 cl::opt<std::string> libdevice(
     "libdevice",
     cl::desc("NVIDIA's libdevice.10.bc, linked when a kernel uses sin, cos, "

@@ -73,9 +73,9 @@ struct CompileOptions {
   bool fpFusion = true;
   /// --tma-stores: a descriptor's or block pointer's store of a 2-D 16-bit
   /// tile goes through shared memory and the tensor memory accelerator
-  /// (sm_90; tilegpu-tma-store). Off by default: that lowering has not run
-  /// on a GPU yet (docs/architecture.md).
-  bool tmaStores = false;
+  /// (sm_90; tilegpu-tma-store). On by default; false stores from
+  /// registers (docs/architecture.md).
+  bool tmaStores = true;
   /// -I: directories `from helpers import f` searches after the source's own.
   std::vector<std::string> includePaths;
   /// LLVM's optimization level (tilec -O0 .. -O3), 3 by default.

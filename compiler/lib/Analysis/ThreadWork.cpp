@@ -75,7 +75,7 @@ ThreadWork mlir::tilec::estimateThreadWork(Operation *func) {
   return result;
 }
 
-LogicalResult mlir::tilec::checkThreadWork(ModuleOp module) {
+LogicalResult mlir::tilec::checkThreadWork(ModuleOp module, int64_t maxWork) {
   bool ok = true;
   module.walk([&](func::FuncOp func) {
     ThreadWork work = estimateThreadWork(func);
@@ -88,12 +88,12 @@ LogicalResult mlir::tilec::checkThreadWork(ModuleOp module) {
           << " elements per thread, so that compiling stays fast: use a smaller "
              "tile or more warps (num_warps)";
       ok = false;
-    } else if (work.work > kMaxWorkPerThread) {
+    } else if (work.work > maxWork) {
       work.heaviest->emitError()
           << "kernel '" << func.getSymName() << "' needs about " << work.work
           << " scalar operations per thread (" << work.heaviestWork
           << " here, " << threads << " threads per program); the limit is "
-          << kMaxWorkPerThread
+          << maxWork
           << ", so that compiling stays fast: use smaller tiles or more warps "
              "(num_warps)";
       ok = false;

@@ -197,13 +197,26 @@ const ForeignImport *Module::lookupForeign(llvm::StringRef name) const {
   return nullptr;
 }
 
+/// `triton.language.core.X` and `triton.language.standard.X` (the modules
+/// triton.language re-exports) as `triton.language.X`.
+static std::string canonicalTritonPath(std::string path) {
+  for (llvm::StringRef language : {"triton.language", "tl"})
+    for (llvm::StringRef submodule : {".core", ".standard"}) {
+      llvm::StringRef rest = path;
+      if (rest.consume_front(language) && rest.consume_front(submodule) &&
+          (rest.empty() || rest.starts_with(".")))
+        return rest.empty() ? path : language.str() + rest.str();
+    }
+  return path;
+}
+
 std::string Module::expandTritonAlias(llvm::StringRef dotted) const {
   auto [root, rest] = dotted.split('.');
   auto it = tritonAliases.find(root.str());
   if (it == tritonAliases.end())
-    return dotted.str();
-  return rest.empty() && !dotted.contains('.') ? it->second
-                                               : it->second + "." + rest.str();
+    return canonicalTritonPath(dotted.str());
+  return canonicalTritonPath(rest.empty() && !dotted.contains('.') ? it->second
+                                                                   : it->second + "." + rest.str());
 }
 
 bool tilec::anySubExpr(const Expr *expr, llvm::function_ref<bool(const Expr &)> test) {

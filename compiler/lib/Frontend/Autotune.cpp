@@ -324,6 +324,12 @@ bool AutotuneReader::readConfig(const Expr &expr, TuneConfig &config) {
     } else if (arg.keyword == "num_ctas") {
       std::optional<unsigned> ctas = readCount(*arg.value, "num_ctas", 1);
       ok &= ctas.has_value();
+    } else if (arg.keyword == "pre_hook" || arg.keyword == "maxnreg" ||
+               arg.keyword == "ir_override") {
+      diag.warning(arg.loc, "argument '" + arg.keyword + "' of a config is ignored: " +
+                                (arg.keyword == "pre_hook"
+                                     ? "tilec runs no Python around a launch"
+                                     : "tilec compiles the config without it"));
     } else if (tritonConfig && (arg.keyword.empty() || arg.keyword == "kwargs")) {
       const auto *dict = llvm::dyn_cast<CallExpr>(arg.value.get());
       const auto *dictName =

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace tilec;
@@ -172,6 +173,18 @@ std::optional<ConstValue> tilec::foldBinary(BinaryOp op, const ConstValue &a,
   if (op == BinaryOp::Add && a.isTuple() && b.isTuple()) {
     std::vector<ConstValue> elements(a.getTuple().begin(), a.getTuple().end());
     elements.insert(elements.end(), b.getTuple().begin(), b.getTuple().end());
+    return ConstValue::getTuple(std::move(elements));
+  }
+  // `[2] * LOG_N` (shapes for reshape): repetition, either way round.
+  if (op == BinaryOp::Mul && (a.isTuple() != b.isTuple()) &&
+      (a.isTuple() ? b : a).isInt() && !(a.isTuple() ? b : a).isBool()) {
+    const ConstValue &tuple = a.isTuple() ? a : b;
+    int64_t count = std::max<int64_t>(0, (a.isTuple() ? b : a).getInt());
+    if (count > (1 << 16) || count * static_cast<int64_t>(tuple.getTuple().size()) > (1 << 16))
+      return fail(error, "a repeated tuple of more than 65536 elements");
+    std::vector<ConstValue> elements;
+    for (int64_t i = 0; i < count; ++i)
+      elements.insert(elements.end(), tuple.getTuple().begin(), tuple.getTuple().end());
     return ConstValue::getTuple(std::move(elements));
   }
   if (!a.isNumber() || !b.isNumber())

@@ -216,6 +216,9 @@ private:
   SourceLoc pendingLoc;
   std::string pendingMessage;
   bool pendingIsSyntax = false;
+  /// The module being parsed: its imports so far expand aliased annotations
+  /// (`core.constexpr` after `from triton.language import core`).
+  const Module *parsed = nullptr;
   unsigned depth = 0;
   /// INDENTs consumed minus DEDENTs.
   unsigned indentLevel = 0;
@@ -269,6 +272,7 @@ ExprPtr Parser::checkHeight(ExprPtr expr) {
 
 std::unique_ptr<Module> Parser::parseModule() {
   auto module = std::make_unique<Module>();
+  parsed = module.get();
   while (!failed && !is(TokenKind::Eof))
     parseTopLevelItem(*module);
   if (failed) {
@@ -580,8 +584,12 @@ void Parser::parseTopLevelBlock(Module &module, llvm::StringSet<> &bound,
       // `if triton.__version__ >= "2.1.0":` around kernels: the definitions
       // of the first branch that defines a name.
       std::unique_ptr<FunctionDef> function = parseFunction();
-      if (!function)
+      if (!function) {
+        // A kernel that does not parse is reported, as at the top level: it
+        // is code tilec compiles, not host code to skip.
+        pendingIsSyntax = true;
         return;
+      }
       for (Decorator &decorator : function->decorators)
         decorator.name = module.expandTritonAlias(decorator.name);
       if (!module.lookup(function->getName()) && bound.insert(function->getName()).second)
@@ -660,6 +668,8 @@ bool Parser::parseNestedBlock(Module &module, llvm::StringSet<> &bound,
       break;
     header = skipBlockHeader();
   }
+  if (failed && pendingIsSyntax)
+    return true; // Reported by the caller.
   if (failed || !header || indentLevel != level) {
     failed = false;
     pos = start;
@@ -995,6 +1005,12 @@ bool Parser::parseAnnotation(Param &param, bool lenient) {
   if (lenient && !pointer && !is(TokenKind::Comma) && !is(TokenKind::RParen) &&
       !is(TokenKind::Equal))
     return ignore();
+  if (parsed && name.find('.') != std::string::npos) {
+    std::string expanded = parsed->expandTritonAlias(name);
+    llvm::StringRef rest = expanded;
+    if (rest.consume_front("triton.language."))
+      name = "tl." + rest.str();
+  }
   if (!pointer && (name == "constexpr" || name == "tl.constexpr" ||
                    name == "triton.language.constexpr")) {
     param.annotation = ParamAnnotation::Constexpr;

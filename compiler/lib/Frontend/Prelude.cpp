@@ -399,6 +399,27 @@ def fdiv(x, y, ieee_rounding: tl.constexpr = False):
     if ieee_rounding or (x / y).dtype != tl.float32:
         return x / y
     return tl.extra.cuda.libdevice.fast_dividef(x, y)
+
+
+def _log2(i: tl.constexpr):
+    # triton.language.standard._log2: floor(log2(i)), 0 below 2.
+    log2 = 0
+    for k in tl.static_range(1, 63):
+        if (1 << k) <= i:
+            log2 += 1
+    return log2
+
+
+def get_int_dtype(bitwidth: tl.constexpr, signed: tl.constexpr):
+    tl.static_assert(bitwidth == 1 or bitwidth == 8 or bitwidth == 16 or bitwidth == 32 or
+                     bitwidth == 64, "get_int_dtype: bitwidth must be 1, 8, 16, 32 or 64")
+    if bitwidth == 1:
+        return tl.int1
+    if signed:
+        return (tl.int8 if bitwidth == 8 else tl.int16 if bitwidth == 16 else
+                tl.int32 if bitwidth == 32 else tl.int64)
+    return (tl.uint8 if bitwidth == 8 else tl.uint16 if bitwidth == 16 else
+            tl.uint32 if bitwidth == 32 else tl.uint64)
 )tile";
 
 llvm::StringRef tilec::getPreludeSource() { return kPrelude; }
@@ -411,6 +432,7 @@ bool tilec::isPreludeFunction(llvm::StringRef name) {
                              "interleave", "cat", "flip", "sort", "topk", "gather", "fdiv",
                              "dot_scaled", "_tilec_e8m0", "_tilec_e2m1", "_tilec_mx_operand",
                              "_tilec_log2", "_tilec_along", "_tilec_last_dim",
-                             "_tilec_swap_halves", "_tilec_compare_swap"},
+                             "_tilec_swap_halves", "_tilec_compare_swap", "_log2",
+                             "get_int_dtype"},
                             name);
 }

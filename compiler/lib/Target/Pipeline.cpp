@@ -82,8 +82,8 @@ int64_t mlir::tilec::getSharedMemoryLimit(StringRef arch) {
       .Default(0);
 }
 
-void mlir::tilec::buildTileGPUToLLVMPipeline(OpPassManager &pm,
-                                             StringRef arch) {
+void mlir::tilec::buildTileGPUToLLVMPipeline(OpPassManager &pm, StringRef arch,
+                                             int64_t maxThreadWork) {
   // Shared memory is placed while loops are still structured (barriers go
   // inside them); then loops become branches whose block arguments the
   // LLVM conversion converts like any other tile value.
@@ -97,6 +97,7 @@ void mlir::tilec::buildTileGPUToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   ConvertTileGPUToLLVMOptions lowering;
   lowering.target = arch.str();
+  lowering.maxThreadWork = maxThreadWork;
   pm.addPass(createConvertTileGPUToLLVM(lowering));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

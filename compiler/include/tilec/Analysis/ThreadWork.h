@@ -21,7 +21,7 @@ namespace mlir::tilec {
 constexpr int64_t kMaxElementsPerThread = 4096;
 
 /// The most weighted scalar operations one thread's code may contain.
-constexpr int64_t kMaxWorkPerThread = 32768;
+constexpr int64_t kMaxWorkPerThread = 131072;
 
 /// The estimate for one kernel.
 struct ThreadWork {
@@ -36,8 +36,8 @@ struct ThreadWork {
 ThreadWork estimateThreadWork(Operation *func);
 
 /// Reports an error at the responsible op of each kernel of `module` past
-/// kMaxElementsPerThread or kMaxWorkPerThread; failure if any is.
-LogicalResult checkThreadWork(ModuleOp module);
+/// kMaxElementsPerThread or `maxWork` operations; failure if any is.
+LogicalResult checkThreadWork(ModuleOp module, int64_t maxWork = kMaxWorkPerThread);
 
 } // namespace mlir::tilec
 

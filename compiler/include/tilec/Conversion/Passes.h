@@ -7,6 +7,7 @@
 #ifndef TILEC_CONVERSION_PASSES_H
 #define TILEC_CONVERSION_PASSES_H
 
+#include "tilec/Analysis/ThreadWork.h"
 #include "tilec/Dialect/TileGPU/IR/Dialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

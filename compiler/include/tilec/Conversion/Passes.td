@@ -42,7 +42,11 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
            "The GPU the code is for (sm_80 ... sm_90a): sm_90 and later get "
-           "vector atomics">
+           "vector atomics">,
+    Option<"maxThreadWork", "max-thread-work", "int64_t",
+           /*default=*/"::mlir::tilec::kMaxWorkPerThread",
+           "The most weighted scalar operations per thread a kernel may need "
+           "(Analysis/ThreadWork.h)">
   ];
 }
 

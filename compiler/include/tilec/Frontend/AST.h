@@ -798,7 +798,8 @@ public:
   /// The first piece of host code that may bind `name`, or null.
   const HostCode *lookupHostCode(llvm::StringRef name) const;
   /// `dotted` with its first component replaced by the path a triton
-  /// import bound to it (unchanged when there is none).
+  /// import bound to it (unchanged when there is none), and the modules
+  /// triton.language re-exports (`core`, `standard`) dropped from the path.
   std::string expandTritonAlias(llvm::StringRef dotted) const;
 };
 

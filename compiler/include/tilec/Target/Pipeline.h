@@ -8,6 +8,7 @@
 #ifndef TILEC_TARGET_PIPELINE_H
 #define TILEC_TARGET_PIPELINE_H
 
+#include "tilec/Analysis/ThreadWork.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -23,13 +24,15 @@ void buildTileLegalizationPipeline(OpPassManager &pm, llvm::StringRef arch);
 /// with `tmaStores`, descriptors' stores through the tensor memory
 /// accelerator (tilegpu-tma-store).
 void buildTileToTileGPUPipeline(OpPassManager &pm, unsigned numWarps,
-                                llvm::StringRef arch, bool tmaStores = false);
+                                llvm::StringRef arch, bool tmaStores = true);
 
 /// tilegpu -> LLVM + NVVM dialects: shared-memory allocation (checked
 /// against `arch`'s limit), scf -> cf, the LLVM conversion, and line-table
 /// debug scopes so that the PTX carries `.loc` lines back into the .tile
-/// source.
-void buildTileGPUToLLVMPipeline(OpPassManager &pm, llvm::StringRef arch);
+/// source. Kernels needing more than `maxThreadWork` operations per thread
+/// are errors (Analysis/ThreadWork.h).
+void buildTileGPUToLLVMPipeline(OpPassManager &pm, llvm::StringRef arch,
+                                int64_t maxThreadWork = kMaxWorkPerThread);
 
 /// Bytes of shared memory one program may use on `arch` (sm_80 and sm_87:
 /// 166912, sm_86 and sm_89: 101376, sm_90 and sm_90a: 232448), or 0 for an

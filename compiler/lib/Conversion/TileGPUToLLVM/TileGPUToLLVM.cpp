@@ -47,7 +47,7 @@ struct ConvertTileGPUToLLVMPass
     MLIRContext *context = &getContext();
     // Kernels whose straight-line code would take LLVM minutes to compile
     // stop here with a located error.
-    if (failed(checkThreadWork(module)))
+    if (failed(checkThreadWork(module, maxThreadWork)))
       return signalPassFailure();
     // Analyse before anything changes; the patterns query it by the
     // original values.

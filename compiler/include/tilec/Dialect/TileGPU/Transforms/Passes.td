@@ -118,7 +118,7 @@ def TileGPUTmaStore : Pass<"tilegpu-tma-store", "mlir::ModuleOp"> {
            "Bytes of shared memory a program may use (0: no limit)">,
     Option<"enabled", "enabled", "bool", "true",
            "Rewrite the stores (false: only drop their maps, as tilec does "
-           "without --tma-stores)">
+           "with --tma-stores=false)">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::arith::ArithDialect"];

@@ -13,6 +13,7 @@ llvm::StringRef tilec::getSpelling(UnaryOp op) {
   case UnaryOp::Pos: return "+";
   case UnaryOp::Not: return "not";
   case UnaryOp::Invert: return "~";
+  case UnaryOp::Star: return "*";
   }
   return "?";
 }

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tilec/Frontend/Autotune.h"
+#include "tilec/Frontend/Heuristics.h"
 
 #include "SemaImpl.h"
 
@@ -27,6 +28,12 @@ static llvm::StringRef stripPrefix(llvm::StringRef name) {
 
 bool tilec::isAutotuneDecorator(llvm::StringRef name) {
   return name == "autotune" || name == "triton.autotune" || name == "tilec.autotune";
+}
+
+bool tilec::isProjectAutotuner(const Decorator &decorator) {
+  return !isAutotuneDecorator(decorator.name) && !isHeuristicsDecorator(decorator.name) &&
+         !isKernelDecoratorName(decorator.name) &&
+         llvm::any_of(decorator.args, [](const CallArg &arg) { return arg.keyword == "configs"; });
 }
 
 namespace {
@@ -140,6 +147,14 @@ bool AutotuneReader::readConfigList(const Expr &expr, std::vector<TuneConfig> &c
   if (const auto *list = llvm::dyn_cast<TupleExpr>(&expr)) {
     bool ok = true;
     for (const ExprPtr &element : list->getElements()) {
+      if (const auto *star = llvm::dyn_cast<UnaryExpr>(element.get());
+          star && star->getOp() == UnaryOp::Star) {
+        // `*get_configs_io_bound()`: host Python.
+        diag.warning(element->getLoc(), "configs unpacked with '*' are left out: tilec "
+                                        "reads config(...) and triton.Config(...) written "
+                                        "in the list (the JIT tunes those)");
+        continue;
+      }
       TuneConfig config;
       if (readConfig(*element, config))
         configs.push_back(std::move(config));
@@ -393,6 +408,10 @@ std::optional<AutotuneSpec> AutotuneReader::read(const Decorator &decorator) {
       if (ms)
         (keyword == "warmup" ? spec.warmupMs : spec.repMs) = *ms;
       ok &= ms.has_value();
+    } else if (isProjectAutotuner(decorator) && !keyword.empty()) {
+      diag.warning(arg.loc, "argument '" + keyword + "' of @" + decorator.name +
+                                " is ignored: tilec reads a project's autotuner as "
+                                "@triton.autotune (its configs and key)");
     } else {
       diag.error(arg.loc, keyword.empty()
                               ? llvm::Twine("@autotune takes configs and key "
@@ -426,7 +445,7 @@ std::optional<AutotuneSpec> tilec::readAutotune(const Module &module,
                                                 DiagnosticEngine &diag) {
   const Decorator *found = nullptr;
   for (const Decorator &decorator : def.decorators) {
-    if (!isAutotuneDecorator(decorator.name))
+    if (!isAutotuneDecorator(decorator.name) && !isProjectAutotuner(decorator))
       continue;
     if (found) {
       diag.error(decorator.loc, "kernel '" + def.getName() +

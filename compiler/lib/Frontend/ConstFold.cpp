@@ -204,6 +204,8 @@ std::optional<ConstValue> tilec::foldUnary(UnaryOp op, const ConstValue &value,
                                            std::string &error) {
   if (op == UnaryOp::Not)
     return ConstValue::getBool(!value.isTruthy());
+  if (op == UnaryOp::Star)
+    return fail(error, "not supported: unpacking with '*'");
   if (!value.isNumber() || (op == UnaryOp::Invert && value.isFloat()))
     return fail(error, "bad operand type for unary '" + getSpelling(op) + "': '" +
                            getTypeName(value) + "'");

@@ -168,6 +168,8 @@ Value MLIRGenerator::generateUnary(const UnaryExpr &expr) {
   case UnaryOp::Invert:
     return mlir::arith::XOrIOp::create(
         builder, where, operand, constant(where, type, ConstValue::getInt(-1)));
+  case UnaryOp::Star: // Sema rejects it.
+    break;
   }
   return nullptr;
 }

@@ -1710,9 +1710,17 @@ ExprPtr Parser::parseList() {
     return nullptr;
   std::vector<ExprPtr> elements;
   while (!is(TokenKind::RSquare)) {
-    ExprPtr element = parseExpr();
+    // `[*base_configs(), triton.Config(...)]`.
+    SourceLoc starLoc = tok().loc;
+    bool star = consumeIf(TokenKind::Star);
+    ExprPtr element = star ? parseBinary(PrecOr) : parseExpr();
     if (!element)
       return nullptr;
+    if (star) {
+      element = checkHeight(std::make_unique<UnaryExpr>(starLoc, UnaryOp::Star, std::move(element)));
+      if (!element)
+        return nullptr;
+    }
     if (is(TokenKind::kw_for) && elements.empty())
       return parseListComp(loc, std::move(element));
     elements.push_back(std::move(element));

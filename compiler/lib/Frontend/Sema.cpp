@@ -153,7 +153,8 @@ std::unique_ptr<KernelInstance> Sema::analyzeKernel(const FunctionDef &def) {
     return llvm::any_of(heuristics, [&](const Heuristic &h) { return h.name == name; });
   };
   for (const Decorator &decorator : def.decorators) {
-    if (isAutotuneDecorator(decorator.name) || isHeuristicsDecorator(decorator.name))
+    if (isAutotuneDecorator(decorator.name) || isHeuristicsDecorator(decorator.name) ||
+        isProjectAutotuner(decorator))
       continue;
     llvm::StringRef name = decorator.name;
     if (!isKernelDecoratorName(name)) {

@@ -166,10 +166,11 @@ void Sema::analyzeFor(const ForStmt &stmt) {
     if (auto *name = llvm::dyn_cast<NameExpr>(&call->getCallee())) {
       calleeName = name->getName().str();
       if (!scope.count(calleeName))
-        builtin = lookupBuiltin(calleeName);
+        builtin = lookupBuiltin(module->expandTritonAlias(calleeName));
     } else if (auto *attr = llvm::dyn_cast<AttributeExpr>(&call->getCallee())) {
+      // `core.static_range` after `from triton.language import core`.
       calleeName = attr->getDottedName();
-      builtin = lookupBuiltin(calleeName);
+      builtin = lookupBuiltin(module->expandTritonAlias(calleeName));
     }
   }
   if (builtin != Builtin::StaticRange && builtin != Builtin::Range &&

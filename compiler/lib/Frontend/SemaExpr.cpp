@@ -481,6 +481,11 @@ ExprPtr Sema::analyzeAttribute(const AttributeExpr &expr) {
 }
 
 ExprPtr Sema::analyzeUnary(const UnaryExpr &expr) {
+  if (expr.getOp() == UnaryOp::Star) {
+    diag.error(expr.getLoc(), "not supported: unpacking with '*' (only the configs of "
+                              "@autotune may list '*more_configs')");
+    return nullptr;
+  }
   ExprPtr operand = analyzeExpr(expr.getOperand());
   if (!operand)
     return nullptr;

@@ -50,7 +50,9 @@ private:
 // Expressions
 //===----------------------------------------------------------------------===//
 
-enum class UnaryOp { Neg, Pos, Not, Invert };
+/// Star is `*x` in a list display (Python's unpacking), which only the
+/// configs of @autotune read.
+enum class UnaryOp { Neg, Pos, Not, Invert, Star };
 /// Binary operators, including `and`/`or` and comparisons.
 enum class BinaryOp {
   Add, Sub, Mul, Div, FloorDiv, Mod, Pow, MatMul, LShift, RShift, BitAnd,

@@ -48,6 +48,13 @@ struct AutotuneSpec {
 /// `triton.autotune`, `tilec.autotune`).
 bool isAutotuneDecorator(llvm::StringRef name);
 
+/// True for a project's own autotuner written like Triton's (TGI's
+/// `@custom_autotune.autotune(configs=[...], key=[...])`, FlagGems'
+/// `@libtuner(configs=..., key=...)`): a decorator tilec does not know,
+/// called with `configs=`. Its configs and key are read as @autotune's; its
+/// other arguments are ignored with a warning.
+bool isProjectAutotuner(const Decorator &decorator);
+
 /// Reads the @autotune decorator of `def` (module-level names of `module`
 /// may hold the configs). Returns std::nullopt
 /// when `def` has none; reports malformed lists, configurations that set

@@ -128,6 +128,12 @@ private:
     bool triton = false; ///< One of them is jit, autotune or heuristics.
   };
   Decorators scanDecorators(const Module &module, size_t i) const;
+  /// Reads the body of the host function at `start` (its decorators, then
+  /// `def`), which ends at `pos`, as a top-level block when it defines
+  /// kernels (torchao builds its kernels inside a function): their imports
+  /// and definitions become the module's. False if it defines none or its
+  /// body cannot be read so (then nothing changed).
+  bool parseKernelsOfHostFunction(Module &module, size_t start, unsigned level);
   /// Warns about each function with a Triton decorator among the skipped
   /// host-code tokens [from, to) of a top-level `blockKind` statement:
   /// tilec neither compiles it nor lets kernels call it.
@@ -439,8 +445,50 @@ void Parser::parseTopLevelItem(Module &module) {
                         tokens[pos - 1].is(TokenKind::Dedent)) ||
       indentLevel > level || is(TokenKind::Indent) || is(TokenKind::Dedent))
     skipStatement(level);
-  warnAboutHiddenKernels(module, start, pos, tokens[start].text);
-  recordBoundNames(module, start, pos);
+  size_t hostEnd = pos;
+  if (!parseKernelsOfHostFunction(module, start, level))
+    warnAboutHiddenKernels(module, start, pos, tokens[start].text);
+  if (failed)
+    return; // A kernel in the function did not parse: reported.
+  recordBoundNames(module, start, hostEnd);
+}
+
+bool Parser::parseKernelsOfHostFunction(Module &module, size_t start, unsigned level) {
+  size_t end = pos;
+  size_t def = scanDecorators(module, start).end;
+  if (def >= end || !tokens[def].is(TokenKind::kw_def))
+    return false;
+  bool definesKernels = false;
+  for (size_t i = def + 1; i < end && !definesKernels; ++i)
+    definesKernels = tokens[i].is(TokenKind::At) &&
+                     (tokens[i - 1].is(TokenKind::Newline) || tokens[i - 1].is(TokenKind::Indent) ||
+                      tokens[i - 1].is(TokenKind::Dedent)) &&
+                     scanDecorators(module, i).jit;
+  if (!definesKernels)
+    return false;
+  std::map<std::string, std::string> aliasesBefore = module.tritonAliases;
+  size_t functionsBefore = module.functions.size();
+  size_t hostCodeBefore = module.hostCode.size();
+  size_t importsBefore = module.foreignImports.size();
+  pos = def;
+  if (skipBlockHeader()) {
+    llvm::StringSet<> bound;
+    parseTopLevelBlock(module, bound, "def");
+    if (failed && pendingIsSyntax)
+      return true;
+    if (!failed && pos == end && indentLevel == level)
+      return true;
+  }
+  // Not a body tilec can read this way: host code, as it was.
+  failed = false;
+  pos = end;
+  indentLevel = level;
+  module.tritonAliases = std::move(aliasesBefore);
+  module.functions.resize(functionsBefore);
+  module.hostCode.resize(hostCodeBefore);
+  module.foreignImports.erase(module.foreignImports.begin() + importsBefore,
+                              module.foreignImports.end());
+  return false;
 }
 
 void Parser::recordBoundNames(Module &module, size_t from, size_t to) {

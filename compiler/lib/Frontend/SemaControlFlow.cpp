@@ -281,7 +281,9 @@ void Sema::finishLoop(const llvm::StringMap<Binding> &before, const Block &body,
   std::string line = lineOf(diag, loc);
   for (const std::string &name : collectAssignedNames(body)) {
     auto it = scope.find(name);
-    if ((it != scope.end() && !it->second.poisoned) ||
+    // Defined before the loop, or a definition that failed there (its
+    // error is reported; uses stay silent).
+    if ((it != scope.end() && (!it->second.poisoned || it->second.reason.empty())) ||
         !getVariableParts(name).empty())
       continue;
     Binding &binding = scope[name];

@@ -167,6 +167,33 @@ bool AutotuneReader::readConfigList(const Expr &expr, std::vector<TuneConfig> &c
     return readComprehension(*comp, 0, configs);
   if (const auto *sum = llvm::dyn_cast<BinaryExpr>(&expr); sum && sum->getOp() == BinaryOp::Add)
     return readConfigList(sum->getLHS(), configs) && readConfigList(sum->getRHS(), configs);
+  // `configs=_configs()`: a function of the file that returns the list.
+  if (const auto *call = llvm::dyn_cast<CallExpr>(&expr); call && call->getArgs().empty()) {
+    const auto *callee = llvm::dyn_cast<NameExpr>(&call->getCallee());
+    const FunctionDef *function = callee ? module.lookup(callee->getName()) : nullptr;
+    const ReturnStmt *ret = nullptr;
+    if (function && function->params.empty()) {
+      // Its body: a docstring at most, then the return.
+      auto docstring = [](const StmtPtr &stmt) {
+        const auto *expr = llvm::dyn_cast<ExprStmt>(stmt.get());
+        const auto *text = expr ? llvm::dyn_cast<ConstantExpr>(&expr->getExpr()) : nullptr;
+        return text && text->getValue().isString();
+      };
+      const Block &body = function->body;
+      size_t first = !body.empty() && docstring(body.front()) ? 1 : 0;
+      if (body.size() == first + 1)
+        ret = llvm::dyn_cast<ReturnStmt>(body[first].get());
+    }
+    if (ret && ret->getValue() && !llvm::is_contained(reading, callee->getName()))
+      return inGlobal(callee->getName(),
+                      [&] { return readConfigList(*ret->getValue(), configs); });
+  }
+  // `tuned() if AUTOTUNE else default()` on a module-level constant.
+  if (const auto *choice = llvm::dyn_cast<IfExpr>(&expr)) {
+    std::optional<ConstValue> cond = evaluate(choice->getCond());
+    return cond && readConfigList(cond->isTruthy() ? choice->getThen() : choice->getElse(),
+                                  configs);
+  }
   if (const auto *name = llvm::dyn_cast<NameExpr>(&expr)) {
     if (const Expr *value = lookupGlobal(name->getName())) {
       if (llvm::is_contained(reading, name->getName())) {
@@ -178,8 +205,9 @@ bool AutotuneReader::readConfigList(const Expr &expr, std::vector<TuneConfig> &c
     }
   }
   diag.error(expr.getLoc(), "configs must be a list of config(...) / triton.Config(...): "
-                            "a list literal, a comprehension over constant lists, or a "
-                            "module-level name bound to one");
+                            "a list literal, a comprehension over constant lists, a "
+                            "module-level name bound to one, or a call of a function "
+                            "that only returns one");
   return false;
 }
 

@@ -80,7 +80,9 @@ public:
         unresolved.push_back(std::move(import));
         continue;
       }
-      if (import.symbol.empty()) {
+      if (import.symbol == "*") {
+        importEverything(module, *imported);
+      } else if (import.symbol.empty()) {
         module.moduleAliases[import.name] = imported;
       } else if (const FunctionDef *function = imported->lookup(import.symbol);
                  function && !function->isHostFunction()) {
@@ -103,6 +105,26 @@ public:
   }
 
 private:
+  /// `from m import *`: binds in `module` each public name (not starting
+  /// with `_`) that `imported` defines as a device function, a constant or
+  /// an alias of a triton function, unless `module` binds it itself.
+  static void importEverything(Module &module, const Module &imported) {
+    auto bound = [&](llvm::StringRef name) {
+      return name.starts_with("_") || module.lookup(name) || module.lookupGlobal(name) ||
+             module.importedFunctions.count(name.str()) ||
+             module.importedGlobals.count(name.str()) || module.tritonAliases.count(name.str());
+    };
+    for (const auto &function : imported.functions)
+      if (!function->isHostFunction() && !bound(function->getName()))
+        module.importedFunctions[function->getName().str()] = function.get();
+    for (const GlobalDef &global : imported.globals)
+      if (!bound(global.name))
+        module.importedGlobals[global.name] = &global;
+    for (const auto &[name, path] : imported.tritonAliases)
+      if (!bound(name))
+        module.tritonAliases[name] = path;
+  }
+
   /// The first of `candidates` that is a file.
   static std::vector<std::string>::iterator findFile(std::vector<std::string> &candidates) {
     return llvm::find_if(candidates,

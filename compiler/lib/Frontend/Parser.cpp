@@ -805,7 +805,12 @@ void Parser::parseImport(Module &module) {
     consume(); // 'from'
     if (!parseDottedName(name, "after 'from'") || !expect(TokenKind::kw_import, "in from-import"))
       return;
-    if (!consumeIf(TokenKind::Star)) {
+    if (SourceLoc loc = tok().loc; consumeIf(TokenKind::Star)) {
+      // `from .utils import *`: every public device function and constant
+      // of another file (ImportResolver).
+      if (!isKnownModule(name))
+        record(name, "*", name + ".*", loc, "*");
+    } else {
       bool paren = consumeIf(TokenKind::LParen);
       do {
         if (paren && is(TokenKind::RParen))

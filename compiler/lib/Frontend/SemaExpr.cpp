@@ -312,6 +312,16 @@ bool Sema::reportUnreadableName(llvm::StringRef name, SourceLoc loc) {
   const ForeignImport *import = module->lookupForeign(name);
   if (!import) {
     const HostCode *host = module->lookupHostCode(name);
+    const ForeignImport *star = module->lookupForeign("*");
+    if (!host && star) {
+      diag.error(loc, "unknown name '" + name + "'; it may come from 'from " + star->module +
+                          " import *', whose module tilec cannot read: put " +
+                          llvm::StringRef(star->module).ltrim('.') +
+                          ".tile (or .py) beside this file or in a -I directory");
+      diag.note(star->loc, star->searched.empty() ? std::string("imported here")
+                                                  : "imported here; " + star->searched);
+      return true;
+    }
     if (!host)
       return false;
     diag.error(loc, "'" + name + "' is defined by Python host code that tilec does not "

@@ -6,6 +6,10 @@
 // until it reaches the splats and ranges, where it vanishes: the chain is
 // computed transposed instead of the tile going through shared memory.
 //
+// `acc += tl.dot(a, b)`, a sum of a product with a zero accumulator, becomes
+// the product accumulating into `acc`, as Triton combines it, so that the
+// tensor cores add in their accumulator and a loop carries it there.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/IR/Dialect.h"
@@ -89,7 +93,46 @@ struct PushTransposeIntoIndexChain : OpRewritePattern<TransOp> {
   }
 };
 
+/// add(x, dot(a, b, 0)) -> dot(a, b, x), either operand order, when the
+/// product has no other use and sits in the add's block (moving it down
+/// never moves it into a loop).
+template <typename AddOp> struct FoldAddIntoDotAccumulator : OpRewritePattern<AddOp> {
+  using OpRewritePattern<AddOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AddOp op, PatternRewriter &rewriter) const override {
+    for (unsigned i = 0; i < 2; ++i) {
+      auto dot = op->getOperand(i).template getDefiningOp<DotOp>();
+      Value other = op->getOperand(1 - i);
+      if (!dot || !dot->hasOneUse() || dot->getBlock() != op->getBlock() ||
+          other.getType() != dot.getType() || !isZeroSplat(dot.getC()))
+        continue;
+      rewriter.moveOpBefore(dot, op);
+      rewriter.modifyOpInPlace(dot, [&] { dot.getCMutable().assign(other); });
+      rewriter.replaceOp(op, dot.getD());
+      return success();
+    }
+    return failure();
+  }
+
+  static bool isZeroSplat(Value value) {
+    auto constant = value.getDefiningOp<arith::ConstantOp>();
+    auto splat = constant ? dyn_cast<SplatElementsAttr>(constant.getValue()) : nullptr;
+    if (!splat)
+      return false;
+    Attribute element = splat.getSplatValue<Attribute>();
+    if (auto f = dyn_cast<FloatAttr>(element))
+      return f.getValue().isZero();
+    auto n = dyn_cast<IntegerAttr>(element);
+    return n && n.getValue().isZero();
+  }
+};
+
 } // namespace
+
+void DotOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *context) {
+  results.add<FoldAddIntoDotAccumulator<arith::AddFOp>, FoldAddIntoDotAccumulator<arith::AddIOp>>(
+      context);
+}
 
 void TransOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *context) {
   results.add<PushTransposeIntoIndexChain>(context);

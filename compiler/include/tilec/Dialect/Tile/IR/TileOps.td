@@ -466,6 +466,8 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
     $a `,` $b `,` $c attr-dict `:` type($a) `*` type($b) `->` type($d)
   }];
   let hasVerifier = 1;
+  // `acc + dot(a, b, 0)` -> `dot(a, b, acc)` (Canonicalize.cpp).
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//

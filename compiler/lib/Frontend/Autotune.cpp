@@ -51,8 +51,10 @@ private:
   /// The module-level definition `name` refers to, or null.
   const Expr *lookupGlobal(llvm::StringRef name) const;
   bool readConfigList(const Expr &expr, std::vector<TuneConfig> &configs);
-  bool readComprehension(const ListCompExpr &comp, size_t clause,
-                         std::vector<TuneConfig> &configs);
+  /// Binds the comprehension's targets from `clause` on and calls
+  /// `atElement` for each combination its conditions keep.
+  bool walkComprehension(const ListCompExpr &comp, size_t clause,
+                         llvm::function_ref<bool()> atElement);
   bool bindTarget(const Expr &target, const ConstValue &value);
   /// Runs `read` on the definition of module-level `name`: marked as being
   /// read (against self-reference), without the comprehension variables.
@@ -107,15 +109,10 @@ bool AutotuneReader::bindTarget(const Expr &target, const ConstValue &value) {
   return true;
 }
 
-bool AutotuneReader::readComprehension(const ListCompExpr &comp, size_t clause,
-                                       std::vector<TuneConfig> &configs) {
-  if (clause == comp.getClauses().size()) {
-    TuneConfig config;
-    if (!readConfig(comp.getElement(), config))
-      return false;
-    configs.push_back(std::move(config));
-    return true;
-  }
+bool AutotuneReader::walkComprehension(const ListCompExpr &comp, size_t clause,
+                                       llvm::function_ref<bool()> atElement) {
+  if (clause == comp.getClauses().size())
+    return atElement();
   const ListCompExpr::Clause &c = comp.getClauses()[clause];
   std::optional<ConstValue> items = evaluate(*c.iterable);
   if (!items)
@@ -136,7 +133,7 @@ bool AutotuneReader::readComprehension(const ListCompExpr &comp, size_t clause,
         return false;
       keep = keep && value->isTruthy();
     }
-    if (keep && !readComprehension(comp, clause + 1, configs))
+    if (keep && !walkComprehension(comp, clause + 1, atElement))
       return false;
     env = outer;
   }
@@ -164,7 +161,13 @@ bool AutotuneReader::readConfigList(const Expr &expr, std::vector<TuneConfig> &c
     return ok;
   }
   if (const auto *comp = llvm::dyn_cast<ListCompExpr>(&expr))
-    return readComprehension(*comp, 0, configs);
+    return walkComprehension(*comp, 0, [&] {
+      TuneConfig config;
+      if (!readConfig(comp->getElement(), config))
+        return false;
+      configs.push_back(std::move(config));
+      return true;
+    });
   if (const auto *sum = llvm::dyn_cast<BinaryExpr>(&expr); sum && sum->getOp() == BinaryOp::Add)
     return readConfigList(sum->getLHS(), configs) && readConfigList(sum->getRHS(), configs);
   // `configs=_configs()`: a function of the file that returns the list.
@@ -240,6 +243,82 @@ std::optional<ConstValue> AutotuneReader::evaluate(const Expr &expr) {
       elements.push_back(*value);
     }
     return ConstValue::getTuple(std::move(elements));
+  }
+  // `itertools.product([64, 128], [4, 8])` (also after `from itertools
+  // import product`): the tuples of the cartesian product, in Python's order.
+  if (const auto *call = llvm::dyn_cast<CallExpr>(&expr)) {
+    const Expr &callee = call->getCallee();
+    std::string name = llvm::isa<NameExpr>(callee)
+                           ? llvm::cast<NameExpr>(callee).getName().str()
+                           : llvm::isa<AttributeExpr>(callee)
+                                 ? llvm::cast<AttributeExpr>(callee).getDottedName()
+                                 : std::string();
+    if (name == "range" && !call->getArgs().empty() && call->getArgs().size() <= 3) {
+      std::vector<int64_t> bounds;
+      for (const CallArg &arg : call->getArgs()) {
+        std::optional<ConstValue> value = arg.keyword.empty() ? evaluate(*arg.value) : std::nullopt;
+        if (!value || !value->isInt()) {
+          diag.error(arg.loc, "range in @autotune takes integer constants");
+          return std::nullopt;
+        }
+        bounds.push_back(value->getInt());
+      }
+      int64_t start = bounds.size() > 1 ? bounds[0] : 0;
+      int64_t stop = bounds.size() > 1 ? bounds[1] : bounds[0];
+      int64_t step = bounds.size() > 2 ? bounds[2] : 1;
+      if (step == 0 || (stop - start) / step > 4096) {
+        diag.error(expr.getLoc(), "range in @autotune must have a nonzero step and at most "
+                                  "4096 values");
+        return std::nullopt;
+      }
+      std::vector<ConstValue> values;
+      for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+        values.push_back(ConstValue::getInt(i));
+      return ConstValue::getTuple(std::move(values));
+    }
+    if ((name == "itertools.product" || name == "product") && !call->getArgs().empty()) {
+      std::vector<std::vector<ConstValue>> rows{{}};
+      for (const CallArg &arg : call->getArgs()) {
+        std::optional<ConstValue> items = arg.keyword.empty() ? evaluate(*arg.value) : std::nullopt;
+        if (!items || !items->isTuple()) {
+          if (items || !arg.keyword.empty())
+            diag.error(arg.loc, "itertools.product in @autotune takes lists of constants");
+          return std::nullopt;
+        }
+        std::vector<std::vector<ConstValue>> next;
+        for (const auto &row : rows)
+          for (const ConstValue &item : items->getTuple()) {
+            next.push_back(row);
+            next.back().push_back(item);
+          }
+        if (next.size() > 4096) {
+          diag.error(expr.getLoc(), "itertools.product in @autotune makes more than 4096 configs");
+          return std::nullopt;
+        }
+        rows = std::move(next);
+      }
+      std::vector<ConstValue> tuples;
+      for (auto &row : rows)
+        tuples.push_back(ConstValue::getTuple(std::move(row)));
+      return ConstValue::getTuple(std::move(tuples));
+    }
+  }
+  // `[2**n for n in range(2, 11, 3)]`: a list of constants.
+  if (const auto *comp = llvm::dyn_cast<ListCompExpr>(&expr)) {
+    std::vector<ConstValue> values;
+    bool ok = walkComprehension(*comp, 0, [&] {
+      std::optional<ConstValue> value = evaluate(comp->getElement());
+      if (value && values.size() >= 4096) {
+        diag.error(comp->getLoc(), "a comprehension in @autotune makes more than 4096 values");
+        return false;
+      }
+      if (value)
+        values.push_back(*value);
+      return value.has_value();
+    });
+    if (!ok)
+      return std::nullopt;
+    return ConstValue::getTuple(std::move(values));
   }
   if (const auto *unary = llvm::dyn_cast<UnaryExpr>(&expr)) {
     std::optional<ConstValue> operand = evaluate(unary->getOperand());

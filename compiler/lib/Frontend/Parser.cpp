@@ -783,6 +783,11 @@ void Parser::parseImport(Module &module) {
       module.foreignImports.push_back({bound, from, loc, std::move(symbol), ""});
     else if (from == "triton" || llvm::StringRef(from).starts_with("triton."))
       module.tritonAliases[bound] = path;
+    // Inductor's kernels take triton's libdevice and math through torch.
+    else if (from == "torch._inductor.runtime.triton_helpers" &&
+             (symbol == "libdevice" || symbol == "math"))
+      module.tritonAliases[bound] =
+          symbol == "math" ? "triton.language.math" : "triton.language.extra.libdevice";
   };
   auto parseAlias = [&](std::string &bound) {
     if (!consumeIf(TokenKind::kw_as))

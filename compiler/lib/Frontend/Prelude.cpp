@@ -401,6 +401,16 @@ def fdiv(x, y, ieee_rounding: tl.constexpr = False):
     return tl.extra.cuda.libdevice.fast_dividef(x, y)
 
 
+def softmax(x, dim: tl.constexpr = None, keep_dims: tl.constexpr = False,
+            ieee_rounding: tl.constexpr = False):
+    # triton.language.softmax: exp(x - max) / sum along dim (0 by default).
+    _dim: tl.constexpr = 0 if dim is None else dim
+    z = x - tl.max(x, _dim, keep_dims=keep_dims)
+    num = tl.exp(z)
+    den = tl.sum(num, _dim, keep_dims=keep_dims)
+    return fdiv(num, den, ieee_rounding)
+
+
 def _log2(i: tl.constexpr):
     # triton.language.standard._log2: floor(log2(i)), 0 below 2.
     log2 = 0
@@ -433,6 +443,6 @@ bool tilec::isPreludeFunction(llvm::StringRef name) {
                              "dot_scaled", "_tilec_e8m0", "_tilec_e2m1", "_tilec_mx_operand",
                              "_tilec_log2", "_tilec_along", "_tilec_last_dim",
                              "_tilec_swap_halves", "_tilec_compare_swap", "_log2",
-                             "get_int_dtype"},
+                             "get_int_dtype", "softmax"},
                             name);
 }

@@ -40,8 +40,7 @@ ExprPtr Sema::typeAtomic(Builtin builtin, SourceLoc loc, llvm::StringRef calleeN
   if (ptrValue || !ptrType.isPointer()) {
     diag.error(args[0]->getLoc(), "'ptr' of " + calleeName +
                                       " must be a pointer or a "
-                                      "tile of pointers, got " +
-                                      (ptrValue ? ptrValue->str() : ptrType.str()));
+                                      "tile of pointers, got " + describeValue(*args[0]));
     return nullptr;
   }
   ScalarKind elem = ptrType.getElement();

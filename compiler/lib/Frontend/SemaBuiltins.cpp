@@ -307,8 +307,7 @@ ExprPtr Sema::typeMemoryOp(Builtin builtin, SourceLoc loc, std::vector<ExprPtr> 
   Type ptrType = args[0]->getType();
   if (ptrValue || !ptrType.isPointer()) {
     diag.error(args[0]->getLoc(), "'ptr' of " + name + " must be a pointer or a tile "
-                                  "of pointers, got " +
-                                      (ptrValue ? ptrValue->str() : ptrType.str()));
+                                  "of pointers, got " + describeValue(*args[0]));
     return nullptr;
   }
   llvm::ArrayRef<int64_t> shape = ptrType.getShape();

@@ -201,6 +201,17 @@ ExprPtr Sema::analyzeExpr(const Expr &expr) {
   return nullptr;
 }
 
+std::string Sema::describeValue(const Expr &expr) {
+  if (const auto *tuple = llvm::dyn_cast<TupleExpr>(&expr)) {
+    size_t n = tuple->getElements().size();
+    return "a tuple of " + std::to_string(n) + (n == 1 ? " value" : " values") +
+           " (a trailing comma, as in '(x, )', makes a tuple)";
+  }
+  if (const ConstValue *value = getConstexpr(expr))
+    return value->str();
+  return expr.getType().str();
+}
+
 ExprPtr Sema::analyzeName(const NameExpr &expr) {
   auto it = scope.find(expr.getName());
   if (it == scope.end() && blockPointers.count(expr.getName()))
@@ -544,7 +555,10 @@ ExprPtr Sema::analyzeBinary(SourceLoc loc, BinaryOp op, ExprPtr lhs, ExprPtr rhs
   llvm::StringRef spelling = getSpelling(op);
   for (const ExprPtr *operand : {&lhs, &rhs}) {
     if (!getConstexpr(**operand) && !(*operand)->getType().isValue()) {
-      diag.error((*operand)->getLoc(), "operand of '" + spelling + "' has no value");
+      diag.error((*operand)->getLoc(),
+                 llvm::isa<TupleExpr>(**operand)
+                     ? "operand of '" + spelling + "' is " + describeValue(**operand)
+                     : "operand of '" + spelling + "' has no value");
       return nullptr;
     }
   }

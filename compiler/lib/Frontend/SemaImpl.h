@@ -243,6 +243,10 @@ private:
   /// The kernel's @autotune for a compilation: errors in reading it become
   /// one warning (the values come from -D).
   std::optional<AutotuneSpec> readAutotuneForCompile(const FunctionDef &def);
+  /// What an analyzed `expr` is, for an error that got something else: its
+  /// constant value, "a tuple of N values" (with a word on trailing commas)
+  /// or its type.
+  static std::string describeValue(const Expr &expr);
   /// The @autotune configuration (SemaOptions::autotuneConfig) whose values
   /// the kernel is compiled with, with a note naming it; null when -D gives
   /// every tuned value or no configuration was asked for.

@@ -26,6 +26,15 @@ static llvm::StringRef stripPrefix(llvm::StringRef name) {
   return name;
 }
 
+/// The dotted name a call's callee spells (`itertools.product`), or "".
+static std::string calleeName(const CallExpr &call) {
+  if (const auto *name = llvm::dyn_cast<NameExpr>(&call.getCallee()))
+    return name->getName().str();
+  if (const auto *attr = llvm::dyn_cast<AttributeExpr>(&call.getCallee()))
+    return attr->getDottedName();
+  return "";
+}
+
 bool tilec::isAutotuneDecorator(llvm::StringRef name) {
   return name == "autotune" || name == "triton.autotune" || name == "tilec.autotune";
 }
@@ -247,12 +256,7 @@ std::optional<ConstValue> AutotuneReader::evaluate(const Expr &expr) {
   // `itertools.product([64, 128], [4, 8])` (also after `from itertools
   // import product`): the tuples of the cartesian product, in Python's order.
   if (const auto *call = llvm::dyn_cast<CallExpr>(&expr)) {
-    const Expr &callee = call->getCallee();
-    std::string name = llvm::isa<NameExpr>(callee)
-                           ? llvm::cast<NameExpr>(callee).getName().str()
-                           : llvm::isa<AttributeExpr>(callee)
-                                 ? llvm::cast<AttributeExpr>(callee).getDottedName()
-                                 : std::string();
+    std::string name = calleeName(*call);
     if (name == "range" && !call->getArgs().empty() && call->getArgs().size() <= 3) {
       std::vector<int64_t> bounds;
       for (const CallArg &arg : call->getArgs()) {
@@ -416,13 +420,7 @@ bool AutotuneReader::readValues(const CallExpr &dict, TuneConfig &config) {
 bool AutotuneReader::readConfig(const Expr &expr, TuneConfig &config) {
   config.loc = expr.getLoc();
   const auto *call = llvm::dyn_cast<CallExpr>(&expr);
-  std::string callee;
-  if (call) {
-    if (const auto *name = llvm::dyn_cast<NameExpr>(&call->getCallee()))
-      callee = name->getName().str();
-    else if (const auto *attr = llvm::dyn_cast<AttributeExpr>(&call->getCallee()))
-      callee = attr->getDottedName();
-  }
+  std::string callee = call ? calleeName(*call) : "";
   llvm::StringRef short_ = stripPrefix(callee);
   bool tritonConfig = short_ == "Config";
   if (!call || (short_ != "config" && !tritonConfig)) {

@@ -320,6 +320,10 @@ bool Sema::reportAmbiguousName(llvm::StringRef name, SourceLoc loc, llvm::String
 }
 
 bool Sema::reportUnreadableName(llvm::StringRef name, SourceLoc loc) {
+  auto noteImport = [&](const ForeignImport &import) {
+    diag.note(import.loc, import.searched.empty() ? std::string("imported here")
+                                                  : "imported here; " + import.searched);
+  };
   const ForeignImport *import = module->lookupForeign(name);
   if (!import) {
     const HostCode *host = module->lookupHostCode(name);
@@ -329,8 +333,7 @@ bool Sema::reportUnreadableName(llvm::StringRef name, SourceLoc loc) {
                           " import *', whose module tilec cannot read: put " +
                           llvm::StringRef(star->module).ltrim('.') +
                           ".tile (or .py) beside this file or in a -I directory");
-      diag.note(star->loc, star->searched.empty() ? std::string("imported here")
-                                                  : "imported here; " + star->searched);
+      noteImport(*star);
       return true;
     }
     if (!host)
@@ -344,8 +347,7 @@ bool Sema::reportUnreadableName(llvm::StringRef name, SourceLoc loc) {
                       "', which tilec cannot read: define it in this file, or put " +
                       llvm::StringRef(import->module).ltrim('.') +
                       ".tile (or .py) beside it or in a -I directory");
-  diag.note(import->loc, import->searched.empty() ? std::string("imported here")
-                                                  : "imported here; " + import->searched);
+  noteImport(*import);
   return true;
 }
 
